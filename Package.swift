@@ -1,0 +1,80 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Data flows one way:
+// hook (CLeakGraphHook) → allocation records (LeakGraphRecording) → heap walk (LeakGraphHeap)
+// → object graph (LeakGraphModel) → analysis (LeakGraphAnalysis) → report values (LeakGraphReport)
+// → renderers (LeakGraphReport/Render) → adapters (LeakGraph façade, LeakGraphPreload, leakgraph CLI).
+
+let package = Package(
+    name: "LeakGraph",
+    products: [
+        .executable(name: "leakgraph", targets: ["leakgraph"]),
+        .library(name: "LeakGraph", targets: ["LeakGraph"]),
+        .library(name: "LeakGraphPreload", type: .dynamic, targets: ["LeakGraphPreload"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Stage 1: record. The runtime hook, allocation table, zombies and stack capture (C).
+        .target(
+            name: "CLeakGraphHook",
+            cSettings: [.define("_GNU_SOURCE"), .unsafeFlags(["-fno-omit-frame-pointer"])],
+            linkerSettings: [
+                .linkedLibrary("elf"), .linkedLibrary("dl", .when(platforms: [.linux])),
+                .linkedLibrary("pthread", .when(platforms: [.linux])),
+            ]
+        ),
+        // libdw / libelf from elfutils, found by pkg-config.
+        .systemLibrary(name: "CLibDW", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
+        .target(name: "LeakGraphRecording", dependencies: ["CLeakGraphHook"]),
+        // Runtime calls the heap walk needs from C (Swift-calling-convention value witnesses).
+        .target(name: "CLeakGraphMetadata"),
+        // Stage 2: the object graph value (pure data).
+        .target(name: "LeakGraphModel"),
+        // Stage 3: heap walk from type metadata.
+        .target(name: "LeakGraphHeap", dependencies: ["LeakGraphModel", "CLeakGraphMetadata"]),
+        // Stage 4: analysis (roots, reachability, SCCs, root cycles, proof).
+        .target(name: "LeakGraphAnalysis", dependencies: ["LeakGraphModel"]),
+        // Symbolization of creation stacks (libdw + swift_demangle).
+        .target(name: "LeakGraphSymbolication", dependencies: ["CLibDW"]),
+        // Stage 5: report values, JSON and text renderers.
+        .target(name: "LeakGraphReport", dependencies: ["LeakGraphModel", "LeakGraphAnalysis"]),
+        // Façade: one call from recording to report.
+        .target(
+            name: "LeakGraph",
+            dependencies: [
+                "LeakGraphRecording", "LeakGraphHeap", "LeakGraphModel", "LeakGraphAnalysis",
+                "LeakGraphSymbolication", "LeakGraphReport",
+            ]
+        ),
+        // Adapter: the library `leakgraph run` preloads into an unmodified program.
+        .target(name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook"], cSettings: [.define("_GNU_SOURCE")]),
+        .target(name: "LeakGraphPreload", dependencies: ["LeakGraph", "CLeakGraphPreloadStart"]),
+        // Adapter: the command-line tool.
+        .executableTarget(
+            name: "leakgraph",
+            dependencies: [
+                "LeakGraphReport", "LeakGraphSymbolication",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "LeakGraphRecordingTests", dependencies: ["LeakGraphRecording"]),
+        .testTarget(name: "LeakGraphAnalysisTests", dependencies: ["LeakGraphAnalysis", "LeakGraphModel"]),
+        .testTarget(name: "LeakGraphHeapTests", dependencies: ["LeakGraphHeap", "LeakGraphRecording", "LeakGraphModel"]),
+        .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport"], exclude: ["Golden"]),
+        .testTarget(name: "LeakGraphSymbolicationTests", dependencies: ["LeakGraphSymbolication"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LeakGraphReport"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    guard target.name.first != "C" || target.type == .test else {
+        continue
+    }
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

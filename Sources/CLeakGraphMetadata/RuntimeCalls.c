@@ -1,0 +1,27 @@
+#include "CLeakGraphMetadata.h"
+
+// Runtime entry points (libswiftCore). Declared here because no public header exports them to C.
+extern size_t swift_retainCount(const void *object);
+extern bool swift_isDeallocating(const void *object);
+__attribute__((swiftcall)) extern const void *swift_getTypeByMangledNameInContext(
+    const char *name, size_t length, const void *context, const void *const *generic_arguments);
+
+typedef __attribute__((swiftcall)) unsigned (*lg_get_enum_tag_fn)(const void *value, const void *metadata);
+typedef __attribute__((swiftcall)) void (*lg_destructive_project_fn)(void *value, const void *metadata);
+
+size_t lg_retain_count(const void *object) { return swift_retainCount(object); }
+
+bool lg_is_deallocating(const void *object) { return swift_isDeallocating(object); }
+
+unsigned lg_call_get_enum_tag(const void *witness, const void *value, const void *metadata) {
+    return ((lg_get_enum_tag_fn)witness)(value, metadata);
+}
+
+void lg_call_destructive_project(const void *witness, void *value, const void *metadata) {
+    ((lg_destructive_project_fn)witness)(value, metadata);
+}
+
+const void *lg_type_by_mangled_name(const char *name, size_t length, const void *context,
+                                    const void *const *generic_arguments) {
+    return swift_getTypeByMangledNameInContext(name, length, context, generic_arguments);
+}

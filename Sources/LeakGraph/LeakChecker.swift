@@ -1,0 +1,66 @@
+import Foundation
+import LeakGraphAnalysis
+import LeakGraphHeap
+import LeakGraphModel
+import LeakGraphRecording
+import LeakGraphReport
+import LeakGraphSymbolication
+
+/// One call from recorded allocations to a leak report: freeze the heap, walk it, analyse the graph,
+/// symbolize the creation stacks of what leaked, and build the report value.
+///
+/// The recorder must have been started (``startRecording(maxFrames:)``) before the objects of
+/// interest were allocated: objects allocated earlier are not tracked, and references from them only
+/// make their targets look externally held.
+public enum LeakChecker {
+    /// Installs the allocation hook. Idempotent.
+    ///
+    /// - Parameter maxFrames: return addresses recorded per allocation (0 records no stacks).
+    /// - Throws: ``RecorderError`` when the hook cannot be installed safely on this runtime.
+    public static func startRecording(maxFrames: Int = 16) throws {
+        try Recorder.install(maxFrames: maxFrames)
+    }
+
+    /// Whether the allocation hook is installed.
+    public static var isRecording: Bool { Recorder.isInstalled }
+
+    /// Takes the object graph of every live tracked object.
+    ///
+    /// Other threads that allocate wait while the heap is frozen; no tracked memory is released
+    /// during the walk.
+    public static func captureGraph() -> ObjectGraph {
+        Recorder.withFrozenHeap { records in
+            HeapWalker().walk(
+                records.lazy.map {
+                    HeapObjectRecord(
+                        address: UInt($0.object), metadata: UInt($0.metadata), size: Int($0.size),
+                        stackID: $0.stack_id == UInt32.max ? nil : Int($0.stack_id))
+                })
+        }
+    }
+
+    /// Runs a whole leak check and returns its report.
+    ///
+    /// - Parameters:
+    ///   - program: the program description to put in the report.
+    ///   - executablePath: the main executable, used to put the user's own frames first.
+    public static func check(
+        program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
+        executablePath: String? = nil
+    ) -> LeakReport {
+        Recorder.ignoringCurrentThread {
+            let graph = captureGraph()
+            let analysis = LeakAnalysis.analyze(graph)
+            // libdw would query debuginfod servers over the network when DEBUGINFOD_URLS is set.
+            unsetenv("DEBUGINFOD_URLS")
+            let symbolizer = analysis.leaked.isEmpty ? nil : try? Symbolizer()
+            let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            return LeakReport(graph: graph, analysis: analysis, program: program) { stackID in
+                guard let symbolizer else { return [] }
+                let addresses = Recorder.stack(UInt32(stackID))
+                let frames = FramePolicy.userFramesFirst(symbolizer.symbolize(addresses), executablePath: executable)
+                return frames.map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }
+            }
+        }
+    }
+}

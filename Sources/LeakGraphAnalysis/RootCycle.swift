@@ -1,0 +1,25 @@
+/// A root cycle: a strongly connected group of leaked objects that nothing else leaked keeps alive, with
+/// the leaked objects it holds.
+///
+/// Its members form a non-trivial strongly connected component of the leaked subgraph (more than one
+/// object, or one object with a strong reference to itself) with no strong reference into it from
+/// another leaked component. Breaking one reference inside the cycle frees the members and everything in
+/// ``holds``.
+public struct RootCycle: Sendable, Hashable {
+    /// The cycle's id: its position in ``LeakAnalysis/rootCycles``.
+    public var id: Int
+    /// The node indices of the cycle's members, ascending.
+    public var members: [Int]
+    /// The node indices of the leaked objects this cycle keeps alive without being part of it, ascending.
+    public var holds: [Int]
+
+    /// Creates a root cycle.
+    public init(id: Int, members: [Int], holds: [Int]) {
+        self.id = id
+        self.members = members
+        self.holds = holds
+    }
+
+    /// The number of leaked objects the cycle accounts for (members and held objects).
+    public var objectCount: Int { members.count + holds.count }
+}

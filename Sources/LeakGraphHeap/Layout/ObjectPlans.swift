@@ -1,0 +1,176 @@
+import LeakGraphModel
+
+/// Builds and caches one ``ObjectPlan`` per heap-object metadata.
+///
+/// Not thread-safe: one walk uses one instance.
+final class ObjectPlans {
+    let values = ValueLayouts()
+    private var cache: [UnsafeRawPointer: ObjectPlan] = [:]
+
+    /// The plan for objects whose metadata is `metadata`.
+    func plan(for metadata: UnsafeRawPointer) -> ObjectPlan {
+        if let plan = cache[metadata] { return plan }
+        let plan = build(metadata)
+        cache[metadata] = plan
+        return plan
+    }
+
+    private func build(_ metadata: UnsafeRawPointer) -> ObjectPlan {
+        switch MetadataKind(of: metadata) {
+        case .class:
+            return classPlan(metadata)
+        case .heapLocalVariable:
+            return closureContextPlan(metadata)
+        case .heapGenericLocalVariable:
+            return boxPlan(metadata)
+        case .errorObject:
+            return ObjectPlan(kind: .other, typeName: "(error box)", slots: [], unreadable: ["error box contents are not read"])
+        case .task, .job:
+            return ObjectPlan(kind: .other, typeName: "(async task)", slots: [], unreadable: ["task contents are not read"])
+        default:
+            return ObjectPlan(kind: .other, typeName: "(heap object)", slots: [], unreadable: ["unknown heap object kind"])
+        }
+    }
+
+    // MARK: Class instances
+
+    private func classPlan(_ metadata: UnsafeRawPointer) -> ObjectPlan {
+        let typeName = values.typeName(metadata)
+        // Walk the superclass chain; collect levels root first so superclass fields come first.
+        var levels: [UnsafeRawPointer] = []
+        var current: UnsafeRawPointer? = metadata
+        while let level = current, levels.count < 64 {
+            levels.append(level)
+            current = level.pointer(at: 8)
+        }
+        var slots: [Slot] = []
+        var unreadable: [String] = []
+        var kind = ObjectKind.class
+        var tail: TailPlan?
+        for level in levels.reversed() {
+            guard MetadataKind(of: level) == .class, let descriptorPointer = level.pointer(at: 40) else { continue }
+            let descriptor = ContextDescriptor(base: descriptorPointer)
+            let genericArguments: UnsafeRawPointer? =
+                descriptor.isGeneric ? descriptor.classImmediateMembersWordOffset.map { level + $0 * 8 } : nil
+            if descriptor.moduleName == "Swift" {
+                switch descriptor.name {
+                case "_ContiguousArrayStorage":
+                    kind = .arrayStorage
+                    if let element = genericArguments?.pointer(at: 0) {
+                        let witnesses = ValueWitnesses(of: element)
+                        tail = .arrayElements(
+                            element: values.slots(of: element), start: align(32, to: witnesses.alignment),
+                            stride: max(1, witnesses.stride))
+                    } else {
+                        unreadable.append("array element type unknown")
+                    }
+                case "_DictionaryStorage":
+                    kind = .dictionaryStorage
+                    if let key = genericArguments?.pointer(at: 0), let value = genericArguments?.pointer(at: 8) {
+                        tail = .dictionaryBuckets(
+                            key: values.slots(of: key), keyStride: max(1, ValueWitnesses(of: key).stride),
+                            value: values.slots(of: value), valueStride: max(1, ValueWitnesses(of: value).stride))
+                    } else {
+                        unreadable.append("dictionary types unknown")
+                    }
+                case "_SetStorage":
+                    kind = .setStorage
+                    if let element = genericArguments?.pointer(at: 0) {
+                        tail = .setBuckets(element: values.slots(of: element), stride: max(1, ValueWitnesses(of: element).stride))
+                    } else {
+                        unreadable.append("set element type unknown")
+                    }
+                default:
+                    break
+                }
+            }
+            let count = descriptor.classNumFields
+            guard count > 0 else { continue }
+            guard let fields = descriptor.fieldDescriptor else {
+                unreadable.append("no reflection metadata for \(values.typeName(level))")
+                continue
+            }
+            guard let vectorOffset = descriptor.classFieldOffsetVectorWordOffset else {
+                unreadable.append("field offsets of \(values.typeName(level)) unknown")
+                continue
+            }
+            let offsets = level + vectorOffset * 8
+            for (index, record) in fields.records.prefix(count).enumerated() {
+                let offset = Int(offsets.word(at: index * 8))
+                slots += values.fieldSlots(
+                    record: record, offset: offset, context: descriptorPointer, genericArguments: genericArguments)
+            }
+        }
+        if kind == .class, let leaf = metadata.pointer(at: 40).map(ContextDescriptor.init),
+            leaf.moduleName == "Swift", leaf.name.hasPrefix("_")
+        {
+            kind = .other  // runtime-internal storage: strings, empty singletons, bridging classes
+        }
+        return ObjectPlan(kind: kind, typeName: typeName, slots: slots, tail: tail, unreadable: unreadable)
+    }
+
+    // MARK: Closure contexts
+
+    private func closureContextPlan(_ metadata: UnsafeRawPointer) -> ObjectPlan {
+        let firstCapture = Int(metadata.uint32(at: 8))
+        guard let descriptor = metadata.pointer(at: 16) else {
+            return ObjectPlan(
+                kind: .closureContext, typeName: "(closure context)", slots: [],
+                unreadable: ["closure context without capture descriptor"])
+        }
+        let captureCount = Int(descriptor.uint32(at: 0))
+        let bindingCount = Int(descriptor.uint32(at: 8))
+        let typeName = "(closure context, \(captureCount) capture\(captureCount == 1 ? "" : "s"))"
+        guard bindingCount == 0 else {
+            return ObjectPlan(
+                kind: .closureContext, typeName: typeName, slots: [],
+                unreadable: ["generic closure context (\(bindingCount) bindings) is not read yet"])
+        }
+        var slots: [Slot] = []
+        var offset = firstCapture
+        for index in 0..<captureCount {
+            let label = "capture[\(index)]"
+            guard let name = descriptor.relativeDirect(at: 12 + index * 4).map(MangledName.init) else {
+                return ObjectPlan(
+                    kind: .closureContext, typeName: typeName, slots: slots, unreadable: ["\(label): no type"])
+            }
+            let storage = name.referenceStorage
+            switch storage {
+            case .box, .weak, .unowned, .unownedUnsafe:
+                offset = align(offset, to: 8)
+                let content: SlotContent
+                switch storage {
+                case .box: content = .reference(.strong)
+                case .weak: content = .weakReference
+                case .unowned: content = .reference(.unowned)
+                default: content = .reference(.unmanaged)
+                }
+                slots.append(Slot(offset: offset, label: storage == .box ? "\(label) (box)" : label, content: content))
+                offset += 8
+            case .none:
+                guard let type = name.resolve(context: nil, genericArguments: nil) else {
+                    return ObjectPlan(
+                        kind: .closureContext, typeName: typeName, slots: slots,
+                        unreadable: ["\(label): capture type could not be resolved"])
+                }
+                let witnesses = ValueWitnesses(of: type)
+                offset = align(offset, to: witnesses.alignment)
+                slots += values.slots(of: type).map { $0.shifted(by: offset, under: label) }
+                offset += witnesses.size
+            }
+        }
+        return ObjectPlan(kind: .closureContext, typeName: typeName, slots: slots)
+    }
+
+    // MARK: Boxes
+
+    private func boxPlan(_ metadata: UnsafeRawPointer) -> ObjectPlan {
+        let offset = Int(metadata.uint32(at: 8))
+        guard let boxed = metadata.pointer(at: 16) else {
+            return ObjectPlan(kind: .box, typeName: "(box)", slots: [], unreadable: ["box without a boxed type"])
+        }
+        let name = "(box of \(values.typeName(boxed)))"
+        return ObjectPlan(
+            kind: .box, typeName: name, slots: values.slots(of: boxed).map { $0.shifted(by: offset, under: "value") })
+    }
+}

@@ -1,0 +1,67 @@
+import LeakGraphModel
+
+/// One place inside a value where a reference may live, at a fixed offset from the value's start.
+///
+/// A layout is a flat list of slots: struct and tuple fields are flattened into their container at plan
+/// time (labels joined with `.`), so walking an object is one pass over an array.
+struct Slot {
+    /// Byte offset from the start of the value.
+    var offset: Int
+    /// The label of a reference found here (`delegate`, `meta.owner`, `pair.0`).
+    var label: String
+    /// What is stored here.
+    var content: SlotContent
+
+    func shifted(by delta: Int, under prefix: String) -> Slot {
+        Slot(offset: offset + delta, label: Slot.join(prefix, label), content: content)
+    }
+
+    static func join(_ prefix: String, _ label: String) -> String {
+        if prefix.isEmpty { return label }
+        if label.isEmpty { return prefix }
+        return prefix + "." + label
+    }
+}
+
+/// What a slot holds.
+enum SlotContent {
+    /// A native object pointer with the given ownership (strong, unowned or unmanaged).
+    case reference(Ownership)
+    /// A `weak` reference: a pointer to the target's side table, or zero.
+    case weakReference
+    /// A thick Swift function value: the context pointer is the second word.
+    case thickFunction
+    /// A class-bound existential (`any Delegate`, `AnyObject`): the object pointer is the first word.
+    case classExistential
+    /// An opaque existential (`any P`, `Any`): a three-word buffer, then the dynamic type's metadata.
+    case opaqueExistential(String)
+    /// An enum value (including `Optional`) whose active case decides what is stored.
+    case enumeration(EnumPlan)
+    /// A value whose layout could not be read; references inside it are not seen.
+    case unreadable(String)
+}
+
+/// How an enum's payloads are laid out. Built once per enum metadata.
+final class EnumPlan {
+    let metadata: UnsafeRawPointer
+    let size: Int
+    let isOptional: Bool
+    /// Payload cases in tag order (payload cases come first in an enum's tag numbering).
+    let payloadCases: [EnumCase]
+    /// When the enum is a single strong class reference (`Optional<SomeClass>`), read the word directly.
+    let singleReference: Bool
+
+    struct EnumCase {
+        let name: String
+        let isIndirect: Bool
+        let slots: [Slot]
+    }
+
+    init(metadata: UnsafeRawPointer, size: Int, isOptional: Bool, payloadCases: [EnumCase], singleReference: Bool) {
+        self.metadata = metadata
+        self.size = size
+        self.isOptional = isOptional
+        self.payloadCases = payloadCases
+        self.singleReference = singleReference
+    }
+}

@@ -1,0 +1,219 @@
+import LeakGraphModel
+
+/// Builds and caches the slot layout of value types from their metadata.
+///
+/// Not thread-safe: one walk uses one instance.
+final class ValueLayouts {
+    private var cache: [UnsafeRawPointer: [Slot]] = [:]
+    private var inProgress: Set<UnsafeRawPointer> = []
+
+    /// The slots of a value of type `metadata`, offsets relative to the value's start.
+    func slots(of metadata: UnsafeRawPointer) -> [Slot] {
+        if let cached = cache[metadata] { return cached }
+        guard inProgress.insert(metadata).inserted else {
+            return [Slot(offset: 0, label: "", content: .unreadable("recursive value layout"))]
+        }
+        defer { inProgress.remove(metadata) }
+        let result = build(metadata)
+        cache[metadata] = result
+        return result
+    }
+
+    private func build(_ metadata: UnsafeRawPointer) -> [Slot] {
+        guard let kind = MetadataKind(of: metadata) else {
+            return [Slot(offset: 0, label: "", content: .unreadable("unknown metadata kind \(metadata.word())"))]
+        }
+        switch kind {
+        case .class, .foreignClass, .foreignReferenceType, .objcClassWrapper:
+            return [Slot(offset: 0, label: "", content: .reference(.strong))]
+        case .struct:
+            return structSlots(metadata)
+        case .optional, .enum:
+            return enumSlots(metadata, isOptional: kind == .optional)
+        case .tuple:
+            return tupleSlots(metadata)
+        case .function:
+            return functionSlots(metadata)
+        case .existential:
+            return existentialSlots(metadata)
+        case .metatype, .existentialMetatype:
+            return []
+        case .opaque:
+            return opaqueSlots(metadata)
+        default:
+            return nonPODOrUnreadable(metadata, reason: "values of metadata kind \(kind) are not read")
+        }
+    }
+
+    private func nonPODOrUnreadable(_ metadata: UnsafeRawPointer, reason: String) -> [Slot] {
+        ValueWitnesses(of: metadata).isNonPOD ? [Slot(offset: 0, label: "", content: .unreadable(reason))] : []
+    }
+
+    // MARK: Builtins
+
+    private func opaqueSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+        guard ValueWitnesses(of: metadata).isNonPOD else { return [] }
+        switch typeName(metadata) {
+        case "Builtin.NativeObject":
+            return [Slot(offset: 0, label: "", content: .reference(.strong))]
+        case "Builtin.BridgeObject":
+            // Tagged pointer to string storage (on Linux arrays use native buffers): it holds no user
+            // references, and leaving it unread can only make string storage look externally held.
+            return []
+        default:
+            return [Slot(offset: 0, label: "", content: .unreadable("builtin \(typeName(metadata))"))]
+        }
+    }
+
+    // MARK: Structs
+
+    private func structSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+        guard let descriptorPointer = metadata.pointer(at: 8) else {
+            return nonPODOrUnreadable(metadata, reason: "struct without descriptor")
+        }
+        let descriptor = ContextDescriptor(base: descriptorPointer)
+        if descriptor.name == "Unmanaged", descriptor.moduleName == "Swift" {
+            return [Slot(offset: 0, label: "", content: .reference(.unmanaged))]
+        }
+        let count = descriptor.structNumFields
+        guard count > 0 else { return [] }
+        guard let fields = descriptor.fieldDescriptor else {
+            return nonPODOrUnreadable(metadata, reason: "no reflection metadata for \(typeName(metadata))")
+        }
+        let offsets = metadata + descriptor.structFieldOffsetVectorOffset * 8
+        let genericArguments = descriptor.isGeneric ? metadata + 16 : nil
+        // Standard library structs (Array, Dictionary, String…) keep their storage in underscored
+        // properties: a reference found inside them is labelled by the user's property alone.
+        let hidesInternals = descriptor.moduleName == "Swift"
+        var result: [Slot] = []
+        for (index, record) in fields.records.prefix(count).enumerated() {
+            let offset = Int(offsets.uint32(at: index * 4))
+            result += fieldSlots(
+                record: record, label: hidesInternals && record.name.hasPrefix("_") ? "" : nil, offset: offset,
+                context: descriptorPointer, genericArguments: genericArguments)
+        }
+        return result
+    }
+
+    /// The slots of one stored property, shifted to `offset` and labelled with the property name.
+    func fieldSlots(
+        record: FieldRecord, label: String? = nil, offset: Int, context: UnsafeRawPointer,
+        genericArguments: UnsafeRawPointer?
+    ) -> [Slot] {
+        let name = label ?? record.name
+        guard let mangled = record.mangledTypeName else {
+            return [Slot(offset: offset, label: name, content: .unreadable("field without type"))]
+        }
+        switch mangled.referenceStorage {
+        case .weak:
+            return [Slot(offset: offset, label: name, content: .weakReference)]
+        case .unowned:
+            return [Slot(offset: offset, label: name, content: .reference(.unowned))]
+        case .unownedUnsafe:
+            return [Slot(offset: offset, label: name, content: .reference(.unmanaged))]
+        case .box:
+            return [Slot(offset: offset, label: name, content: .reference(.strong))]
+        case .none:
+            break
+        }
+        guard let type = mangled.resolve(context: context, genericArguments: genericArguments) else {
+            return [Slot(offset: offset, label: name, content: .unreadable("field type could not be resolved"))]
+        }
+        return slots(of: type).map { $0.shifted(by: offset, under: name) }
+    }
+
+    // MARK: Tuples
+
+    private func tupleSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+        let count = Int(metadata.word(at: 8))
+        let labels = metadata.pointer(at: 16).map { $0.cString().split(separator: " ", omittingEmptySubsequences: false) }
+        var result: [Slot] = []
+        for index in 0..<count {
+            let element = metadata + 24 + index * 16
+            guard let type = element.pointer(at: 0) else { continue }
+            let offset = Int(element.word(at: 8))
+            var label = String(index)
+            if let labels, index < labels.count, !labels[index].isEmpty { label = String(labels[index]) }
+            result += slots(of: type).map { $0.shifted(by: offset, under: label) }
+        }
+        return result
+    }
+
+    // MARK: Functions and existentials
+
+    private func functionSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+        let flags = metadata.word(at: 8)
+        let convention = (flags >> 16) & 0xFF
+        // 0 = Swift (thick: function pointer + context); thin and C function pointers have no context.
+        guard convention == 0 else { return [] }
+        return [Slot(offset: 0, label: "", content: .thickFunction)]
+    }
+
+    private func existentialSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+        let flags = metadata.uint32(at: 8)
+        let isClassBound = flags & 0x8000_0000 == 0
+        let special = (flags >> 24) & 0x3F
+        if special == 1 {
+            // `any Error`: one pointer to an error box.
+            return [Slot(offset: 0, label: "", content: .reference(.strong))]
+        }
+        if isClassBound {
+            return [Slot(offset: 0, label: "", content: .classExistential)]
+        }
+        return [Slot(offset: 0, label: "", content: .opaqueExistential(typeName(metadata)))]
+    }
+
+    // MARK: Enums
+
+    private func enumSlots(_ metadata: UnsafeRawPointer, isOptional: Bool) -> [Slot] {
+        let witnesses = ValueWitnesses(of: metadata)
+        guard witnesses.isNonPOD else { return [] }
+        guard let descriptorPointer = metadata.pointer(at: 8), witnesses.getEnumTag != nil,
+            witnesses.destructiveProjectEnumData != nil
+        else {
+            return [Slot(offset: 0, label: "", content: .unreadable("enum without witnesses"))]
+        }
+        let descriptor = ContextDescriptor(base: descriptorPointer)
+        guard let fields = descriptor.fieldDescriptor else {
+            return [Slot(offset: 0, label: "", content: .unreadable("no reflection metadata for \(typeName(metadata))"))]
+        }
+        let genericArguments = descriptor.isGeneric ? metadata + 16 : nil
+        var cases: [EnumPlan.EnumCase] = []
+        for record in fields.records where record.mangledTypeName != nil {
+            let name = record.name
+            if record.isIndirectCase {
+                cases.append(.init(name: name, isIndirect: true, slots: [Slot(offset: 0, label: "", content: .reference(.strong))]))
+                continue
+            }
+            // A payload case's record holds its payload type; fieldSlots resolves and lays it out.
+            let payload = fieldSlots(
+                record: record, label: "", offset: 0, context: descriptorPointer, genericArguments: genericArguments)
+            cases.append(.init(name: name, isIndirect: false, slots: payload))
+        }
+        guard cases.count == descriptor.enumNumPayloadCases else {
+            return [Slot(offset: 0, label: "", content: .unreadable("enum payload cases do not match its descriptor"))]
+        }
+        if cases.allSatisfy({ $0.slots.isEmpty }) { return [] }
+        var single = false
+        if cases.count == 1, witnesses.size == 8, cases[0].slots.count == 1, !cases[0].isIndirect,
+            case .reference(.strong) = cases[0].slots[0].content, cases[0].slots[0].offset == 0
+        {
+            single = true
+        }
+        let plan = EnumPlan(
+            metadata: metadata, size: witnesses.size, isOptional: isOptional, payloadCases: cases, singleReference: single)
+        return [Slot(offset: 0, label: "", content: .enumeration(plan))]
+    }
+
+    // MARK: Names
+
+    private var names: [UnsafeRawPointer: String] = [:]
+
+    /// The runtime's qualified name of a type.
+    func typeName(_ metadata: UnsafeRawPointer) -> String {
+        if let name = names[metadata] { return name }
+        let name = _typeName(unsafeBitCast(metadata, to: Any.Type.self), qualified: true)
+        names[metadata] = name
+        return name
+    }
+}

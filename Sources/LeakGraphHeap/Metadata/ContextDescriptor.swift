@@ -1,0 +1,81 @@
+/// A nominal type or module context descriptor (swift/ABI/Metadata.h, TargetContextDescriptor).
+struct ContextDescriptor {
+    let base: UnsafeRawPointer
+
+    enum Kind: UInt32 {
+        case module = 0, `extension` = 1, anonymous = 2, `protocol` = 3, opaqueType = 4
+        case `class` = 16, `struct` = 17, `enum` = 18
+    }
+
+    var flags: UInt32 { base.uint32(at: 0) }
+    var kind: Kind? { Kind(rawValue: flags & 0x1F) }
+    var isGeneric: Bool { flags & 0x80 != 0 }
+    var kindSpecificFlags: UInt32 { flags >> 16 }
+    var parent: ContextDescriptor? { base.relativeIndirectable(at: 4).map(ContextDescriptor.init) }
+
+    /// The name of a module or nominal type.
+    var name: String {
+        guard kind == .module || (kind.map { $0.rawValue >= 16 } ?? false),
+            let pointer = base.relativeDirect(at: 8)
+        else { return "" }
+        return pointer.cString()
+    }
+
+    /// The name of the module that (eventually) contains this context.
+    var moduleName: String {
+        var context: ContextDescriptor? = self
+        while let current = context {
+            if current.kind == .module { return current.name }
+            context = current.parent
+        }
+        return ""
+    }
+
+    /// The field descriptor (reflection metadata) of a nominal type, when emitted.
+    var fieldDescriptor: FieldDescriptor? {
+        guard let kind, kind.rawValue >= 16 else { return nil }
+        return base.relativeDirect(at: 16).map(FieldDescriptor.init)
+    }
+
+    // Class descriptor fields.
+    var classHasResilientSuperclass: Bool { kindSpecificFlags & (1 << 13) != 0 }
+    var classAreImmediateMembersNegative: Bool { kindSpecificFlags & (1 << 12) != 0 }
+    var classMetadataNegativeSizeInWords: Int { Int(base.uint32(at: 24)) }
+    var classMetadataPositiveSizeInWords: Int { Int(base.uint32(at: 28)) }
+    var classNumImmediateMembers: Int { Int(base.uint32(at: 32)) }
+    var classNumFields: Int { Int(base.uint32(at: 36)) }
+    var classFieldOffsetVectorOffset: Int { Int(base.uint32(at: 40)) }
+
+    /// For a class with a resilient superclass: the byte offset of the immediate members, read from the
+    /// descriptor's `StoredClassMetadataBounds` (filled in once the metadata is initialized).
+    var classResilientImmediateMembersOffset: Int? {
+        guard let bounds = base.relativeDirect(at: 24) else { return nil }
+        return Int(bitPattern: bounds.word(at: 0))
+    }
+
+    /// Word offset, from the class metadata's address point, of this class's immediate members.
+    var classImmediateMembersWordOffset: Int? {
+        if classHasResilientSuperclass {
+            return classResilientImmediateMembersOffset.map { $0 / 8 }
+        }
+        return classAreImmediateMembersNegative
+            ? -classMetadataNegativeSizeInWords
+            : classMetadataPositiveSizeInWords - classNumImmediateMembers
+    }
+
+    /// Word offset, from the class metadata's address point, of the field offset vector.
+    var classFieldOffsetVectorWordOffset: Int? {
+        if classHasResilientSuperclass {
+            return classImmediateMembersWordOffset.map { $0 + classFieldOffsetVectorOffset }
+        }
+        return classFieldOffsetVectorOffset
+    }
+
+    // Struct descriptor fields.
+    var structNumFields: Int { Int(base.uint32(at: 20)) }
+    var structFieldOffsetVectorOffset: Int { Int(base.uint32(at: 24)) }
+
+    // Enum descriptor fields.
+    var enumNumPayloadCases: Int { Int(base.uint32(at: 20) & 0x00FF_FFFF) }
+    var enumNumEmptyCases: Int { Int(base.uint32(at: 24)) }
+}

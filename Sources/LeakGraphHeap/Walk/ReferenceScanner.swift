@@ -1,0 +1,125 @@
+import CLeakGraphMetadata
+import LeakGraphModel
+
+/// Reads the references stored in one object's memory by following its ``ObjectPlan``.
+///
+/// Every read is a raw load of words; enum payloads are projected on a private byte copy.
+struct ReferenceScanner {
+    let plans: ObjectPlans
+
+    /// Calls `found(label, ownership, targetAddress)` for every reference inside the object at `object`.
+    func scan(object: UnsafeRawPointer, plan: ObjectPlan, found: (String, Ownership, UInt) -> Void) {
+        scan(slots: plan.slots, at: object, prefix: "", found: found)
+        guard let tail = plan.tail else { return }
+        switch tail {
+        case .arrayElements(let element, let start, let stride):
+            guard !element.isEmpty else { return }
+            let count = Int(bitPattern: object.word(at: 16))
+            guard count > 0 else { return }
+            for index in 0..<count {
+                scan(slots: element, at: object + start + index * stride, prefix: "[\(index)]", found: found)
+            }
+        case .dictionaryBuckets(let key, let keyStride, let value, let valueStride):
+            guard !key.isEmpty || !value.isEmpty else { return }
+            guard let keys = object.pointer(at: 48), let values = object.pointer(at: 56) else { return }
+            forEachOccupiedBucket(object, bitmapOffset: 64) { bucket in
+                scan(slots: key, at: keys + bucket * keyStride, prefix: "key[\(bucket)]", found: found)
+                scan(slots: value, at: values + bucket * valueStride, prefix: "value[\(bucket)]", found: found)
+            }
+        case .setBuckets(let element, let stride):
+            guard !element.isEmpty, let elements = object.pointer(at: 48) else { return }
+            forEachOccupiedBucket(object, bitmapOffset: 56) { bucket in
+                scan(slots: element, at: elements + bucket * stride, prefix: "member[\(bucket)]", found: found)
+            }
+        }
+    }
+
+    /// Visits the occupied buckets of native hashed storage: `_scale` at +32, bitmap words after the
+    /// stored properties (+64 for `_DictionaryStorage`, +56 for `_SetStorage`).
+    private func forEachOccupiedBucket(_ object: UnsafeRawPointer, bitmapOffset: Int, _ body: (Int) -> Void) {
+        let scale = Int(object.load(fromByteOffset: 32, as: Int8.self))
+        guard scale >= 0, scale < 48 else { return }
+        let bucketCount = 1 << scale
+        let wordCount = (bucketCount + 63) / 64
+        for wordIndex in 0..<wordCount {
+            var bits = object.word(at: bitmapOffset + wordIndex * 8)
+            if bucketCount < 64 { bits &= (1 << UInt(bucketCount)) - 1 }
+            while bits != 0 {
+                let bit = bits.trailingZeroBitCount
+                body(wordIndex * 64 + bit)
+                bits &= bits - 1
+            }
+        }
+    }
+
+    func scan(slots: [Slot], at base: UnsafeRawPointer, prefix: String, found: (String, Ownership, UInt) -> Void) {
+        for slot in slots {
+            let address = base + slot.offset
+            switch slot.content {
+            case .reference(let ownership):
+                let target = address.word()
+                if target != 0 { found(Slot.join(prefix, slot.label), ownership, target) }
+            case .weakReference:
+                // A weak reference points at the target's side table entry, whose first word is the object.
+                let sideTable = address.word()
+                if sideTable != 0, let entry = UnsafeRawPointer(bitPattern: sideTable & ~UInt(0x7)) {
+                    let target = entry.word()
+                    if target != 0 { found(Slot.join(prefix, slot.label), .weak, target) }
+                }
+            case .thickFunction:
+                let context = address.word(at: 8)
+                if context != 0 { found(Slot.join(prefix, slot.label) + " (closure)", .strong, context) }
+            case .classExistential:
+                let target = address.word()
+                if target != 0 { found(Slot.join(prefix, slot.label), .strong, target) }
+            case .opaqueExistential:
+                scanOpaqueExistential(at: address, label: Slot.join(prefix, slot.label), found: found)
+            case .enumeration(let plan):
+                scanEnum(plan, at: address, label: Slot.join(prefix, slot.label), found: found)
+            case .unreadable:
+                break
+            }
+        }
+    }
+
+    private func scanOpaqueExistential(at address: UnsafeRawPointer, label: String, found: (String, Ownership, UInt) -> Void) {
+        guard let type = address.pointer(at: 24) else { return }
+        let witnesses = ValueWitnesses(of: type)
+        guard witnesses.isNonPOD else { return }
+        let typeName = plans.values.typeName(type)
+        if witnesses.isNonInline {
+            let box = address.word()
+            if box != 0 { found("\(label) (\(typeName), boxed)", .strong, box) }
+        } else {
+            scan(slots: plans.values.slots(of: type), at: address, prefix: "\(label) (\(typeName))", found: found)
+        }
+    }
+
+    private func scanEnum(_ plan: EnumPlan, at address: UnsafeRawPointer, label: String, found: (String, Ownership, UInt) -> Void) {
+        if plan.singleReference {
+            let target = address.word()
+            if target != 0 {
+                found(plan.isOptional ? label : "\(label) (.\(plan.payloadCases[0].name))", .strong, target)
+            }
+            return
+        }
+        let witnesses = ValueWitnesses(of: plan.metadata)
+        guard let getTag = witnesses.getEnumTag, let project = witnesses.destructiveProjectEnumData else { return }
+        withUnsafeTemporaryAllocation(byteCount: max(plan.size, 1), alignment: 16) { copy in
+            guard let copyBase = copy.baseAddress else { return }
+            copyBase.copyMemory(from: address, byteCount: plan.size)
+            let tag = Int(lg_call_get_enum_tag(getTag, copyBase, plan.metadata))
+            guard tag < plan.payloadCases.count else { return }
+            let payloadCase = plan.payloadCases[tag]
+            guard !payloadCase.slots.isEmpty else { return }
+            lg_call_destructive_project(project, copyBase, plan.metadata)
+            let caseLabel = plan.isOptional ? label : "\(label) (.\(payloadCase.name))"
+            if payloadCase.isIndirect {
+                let box = UnsafeRawPointer(copyBase).word()
+                if box != 0 { found(caseLabel + " (indirect)", .strong, box) }
+            } else {
+                scan(slots: payloadCase.slots, at: UnsafeRawPointer(copyBase), prefix: caseLabel, found: found)
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import CLeakGraphHook
+
+/// Records every Swift heap allocation of this process: the record stage of LeakGraph.
+///
+/// After ``install(maxFrames:)`` the Swift runtime's allocator is hooked: each new heap object
+/// (class instance, closure context, box, array/dictionary/set/string storage) is recorded with its
+/// metadata, size and creation stack, and kept as a zombie after `deinit` until the recorder sees it
+/// dead, so a heap walk never reads freed memory. `deinit` still runs on time and `weak` references
+/// still read `nil`.
+///
+/// Linux only (x86_64 and arm64).
+public enum Recorder {
+    /// The number of frames recorded per allocation unless the caller asks otherwise.
+    public static let defaultMaxFrames = Int(LG_DEFAULT_MAX_FRAMES)
+
+    /// The most frames ``install(maxFrames:)`` accepts.
+    public static let maxFramesLimit = Int(LG_MAX_FRAMES_LIMIT)
+
+    /// Installs the allocation hook, recording up to `maxFrames` return addresses per allocation
+    /// (0 records no stacks).
+    ///
+    /// Idempotent: installing again only changes `maxFrames`. On a runtime that cannot be hooked
+    /// safely this throws and changes nothing; it never crashes the program.
+    ///
+    /// - Throws: ``RecorderError`` saying why the hook was not installed.
+    public static func install(maxFrames: Int = defaultMaxFrames) throws(RecorderError) {
+        guard (0...maxFramesLimit).contains(maxFrames) else {
+            throw RecorderError(
+                code: .invalidArgument,
+                message: "At most \(maxFramesLimit) frames can be recorded per allocation, not \(maxFrames).")
+        }
+        let capacity = 512
+        var message = [CChar](repeating: 0, count: capacity)
+        let status = message.withUnsafeMutableBufferPointer { buffer in
+            lg_install(UInt32(maxFrames), buffer.baseAddress, capacity)
+        }
+        guard status != 0 else { return }
+        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        throw RecorderError(code: RecorderError.Code(status: status), message: text)
+    }
+
+    /// Whether the allocation hook is installed.
+    public static var isInstalled: Bool { lg_is_installed() != 0 }
+
+    /// Calls `body` with a snapshot of every live tracked object, sorted by address, while the heap
+    /// is frozen.
+    ///
+    /// For the duration of `body`: the current thread's allocations are not recorded (so `body` may
+    /// run any Swift code), other threads that allocate wait, and no tracked object's memory is
+    /// released, so `body` may read the memory of every record. Dead objects are swept before the
+    /// snapshot is taken. The heap is unfrozen when `body` returns or throws. Before installation
+    /// the snapshot is empty.
+    ///
+    /// `body` must not wait for another thread that may allocate: that thread waits for `body`.
+    ///
+    /// - Complexity: O(*n* log *n*) for *n* tracked objects, plus `body`.
+    public static func withFrozenHeap<R>(
+        _ body: (UnsafeBufferPointer<AllocationRecord>) throws -> R
+    ) rethrows -> R {
+        var records: UnsafeMutablePointer<lg_record>?
+        let count = lg_freeze(&records)
+        defer { lg_unfreeze(records) }
+        return try body(UnsafeBufferPointer(start: records, count: records == nil ? 0 : count))
+    }
+
+    /// Calls `body` without recording the current thread's allocations.
+    ///
+    /// Other threads are still recorded. Nestable. Use it around code that must not show up in the
+    /// heap it inspects, such as a heap walk or its report.
+    public static func ignoringCurrentThread<R>(_ body: () throws -> R) rethrows -> R {
+        lg_thread_ignore_begin()
+        defer { lg_thread_ignore_end() }
+        return try body()
+    }
+
+    /// The return addresses of creation stack `id`, innermost first (the first is in the code that
+    /// allocated). Empty for ``AllocationRecord/noStack`` or an unknown id.
+    public static func stack(_ id: UInt32) -> [UInt] {
+        var count = 0
+        guard let frames = lg_stack(id, &count), count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: frames, count: count))
+    }
+
+    /// The recorder's counters.
+    public static var statistics: RecorderStatistics {
+        var stats = lg_stats_t()
+        lg_stats(&stats)
+        return RecorderStatistics(stats)
+    }
+}

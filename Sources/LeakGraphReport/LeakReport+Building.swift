@@ -1,0 +1,110 @@
+import LeakGraphAnalysis
+import LeakGraphModel
+
+extension LeakReport {
+    /// Builds the report of `graph` as `analysis` found it.
+    ///
+    /// - Leak ids run `0 ..< leakedObjects`, root cycle by root cycle (in ``LeakAnalysis/rootCycles``
+    ///   order): the cycle's members, then the objects it holds, each in ascending node order. A leaked
+    ///   object in no root cycle (the analysis never produces one) would come last with a `nil` cycle.
+    /// - Cycle ids are the analysis' root-cycle ids (`0 ..< rootCycles`).
+    /// - `address` is `0x` and lowercase hexadecimal; `kind` is the ``ObjectKind`` raw value.
+    /// - `references` are all references, of every ownership, whose two endpoints are leaked, ordered by
+    ///   source id and then as the walk found them.
+    /// - `proof` lists, per leaked object, the leak ids of the sources of its strong in-edges (ascending,
+    ///   one per reference); their number equals its retain count.
+    /// - `backtrace` is called once per distinct creation stack id (the results are shared); objects with
+    ///   no stack id get an empty backtrace. It lets this module stay independent of symbolication.
+    ///
+    /// - Precondition: `analysis` was computed from `graph`.
+    /// - Complexity: O(*n* + *e*) plus the calls to `backtrace`.
+    public init(
+        graph: ObjectGraph, analysis: LeakAnalysis, program: Program,
+        backtrace: (_ stackID: Int) -> [Frame] = { _ in [] }
+    ) {
+        precondition(analysis.nodeCount == graph.nodes.count, "the analysis was computed from another graph")
+        let nodeCount = graph.nodes.count
+
+        // Leak ids, cycle by cycle: members then holds.
+        var order: [Int] = []
+        order.reserveCapacity(analysis.leaked.count)
+        for cycle in analysis.rootCycles {
+            order.append(contentsOf: cycle.members)
+            order.append(contentsOf: cycle.holds)
+        }
+        var leakID = [Int](repeating: -1, count: nodeCount)
+        for (id, node) in order.enumerated() {
+            leakID[node] = id
+        }
+        for node in analysis.leaked where leakID[node] == -1 {
+            leakID[node] = order.count
+            order.append(node)
+        }
+
+        var frames: [Int: [Frame]] = [:]
+        var leaks: [Leak] = []
+        leaks.reserveCapacity(order.count)
+        for (id, node) in order.enumerated() {
+            let object = graph.nodes[node]
+            var stack: [Frame] = []
+            if let stackID = object.stackID {
+                if let known = frames[stackID] {
+                    stack = known
+                } else {
+                    stack = backtrace(stackID)
+                    frames[stackID] = stack
+                }
+            }
+            let inEdges = analysis.proof(of: node).map { leakID[$0] }.sorted()
+            leaks.append(
+                Leak(
+                    id: id, address: Self.hexAddress(object.address), type: object.typeName,
+                    kind: object.kind.rawValue, size: object.size, retainCount: object.retainCount,
+                    cycle: analysis.cycleOf(node), backtrace: stack,
+                    proof: Proof(retainCount: object.retainCount, inEdges: inEdges)
+                )
+            )
+        }
+
+        // References among leaked objects, grouped by source id (a counting sort keeps the walk's order).
+        let valid = 0 ..< nodeCount
+        var perSource = [Int](repeating: 0, count: order.count + 1)
+        for reference in graph.references
+        where valid.contains(reference.from) && valid.contains(reference.to)
+            && leakID[reference.from] >= 0 && leakID[reference.to] >= 0 {
+            perSource[leakID[reference.from] + 1] += 1
+        }
+        for id in 0 ..< order.count {
+            perSource[id + 1] += perSource[id]
+        }
+        var references = [LeakReference](
+            repeating: LeakReference(from: 0, to: 0, label: "", ownership: .strong), count: perSource[order.count]
+        )
+        for reference in graph.references
+        where valid.contains(reference.from) && valid.contains(reference.to)
+            && leakID[reference.from] >= 0 && leakID[reference.to] >= 0 {
+            let from = leakID[reference.from]
+            references[perSource[from]] = LeakReference(
+                from: from, to: leakID[reference.to], label: reference.label, ownership: reference.ownership
+            )
+            perSource[from] += 1
+        }
+
+        let cycles = analysis.rootCycles.map { cycle in
+            Cycle(id: cycle.id, members: cycle.members.map { leakID[$0] }, holds: cycle.holds.map { leakID[$0] })
+        }
+        let summary = Summary(
+            trackedObjects: graph.trackedObjects, liveObjects: nodeCount, leakedObjects: leaks.count,
+            leakedBytes: analysis.leakedBytes, rootCycles: cycles.count
+        )
+        self.init(
+            program: program, summary: summary, leaks: leaks, references: references, cycles: cycles,
+            diagnostics: graph.diagnostics
+        )
+    }
+
+    /// `address` as `0x` followed by lowercase hexadecimal digits, as the report writes addresses.
+    public static func hexAddress(_ address: UInt64) -> String {
+        "0x" + String(address, radix: 16, uppercase: false)
+    }
+}

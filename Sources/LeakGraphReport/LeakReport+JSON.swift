@@ -1,0 +1,138 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension LeakReport {
+    /// The report as JSON (UTF-8), keys sorted, slashes unescaped.
+    ///
+    /// Optional schema fields (`cycle`, a frame's `file` and `line`) are written as `null` when absent,
+    /// as the schema says, rather than left out.
+    ///
+    /// - Parameter prettyPrinted: Indent the output for people (the default) or write it on one line.
+    /// - Complexity: O(size of the report).
+    public func jsonData(prettyPrinted: Bool = true) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if prettyPrinted {
+            encoder.outputFormatting.insert(.prettyPrinted)
+        }
+        return try encoder.encode(self)
+    }
+
+    /// Reads a JSON report written by ``jsonData(prettyPrinted:)``.
+    ///
+    /// The top-level `schemaVersion` is read first, through a header type that knows nothing else, so
+    /// each failure gets its own ``ReportDecodingError/Code``: invalid JSON is
+    /// ``ReportDecodingError/Code/damagedJSON``; JSON without an integer `schemaVersion` is
+    /// ``ReportDecodingError/Code/notALeakReport``; a version other than 1 through
+    /// ``currentSchemaVersion`` is ``ReportDecodingError/Code/unsupportedSchemaVersion``; a supported
+    /// version with missing or mistyped fields is ``ReportDecodingError/Code/invalidReport``.
+    ///
+    /// - Complexity: O(size of the data).
+    public static func decode(from data: Data) throws(ReportDecodingError) -> LeakReport {
+        let decoder = JSONDecoder()
+        let header: ReportHeader
+        do {
+            header = try decoder.decode(ReportHeader.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw ReportDecodingError(
+                code: .damagedJSON,
+                message: "The file is not valid JSON (damaged or truncated): \(context.debugDescription)"
+            )
+        } catch {
+            throw ReportDecodingError(
+                code: .notALeakReport,
+                message: "The file is JSON but not a LeakGraph report: "
+                    + "it has no integer \"schemaVersion\" at its top level."
+            )
+        }
+        guard header.schemaVersion <= currentSchemaVersion else {
+            throw ReportDecodingError(
+                code: .unsupportedSchemaVersion,
+                message: "The report has schema version \(header.schemaVersion), written by a newer LeakGraph; "
+                    + "this build reads schema versions 1 through \(currentSchemaVersion). Update LeakGraph to read it."
+            )
+        }
+        guard header.schemaVersion >= 1 else {
+            throw ReportDecodingError(
+                code: .unsupportedSchemaVersion,
+                message: "The report has schema version \(header.schemaVersion), which no LeakGraph writes; "
+                    + "versions start at 1."
+            )
+        }
+        do {
+            return try decoder.decode(LeakReport.self, from: data)
+        } catch let error as DecodingError {
+            throw ReportDecodingError(
+                code: .invalidReport,
+                message: "The report says schema version \(header.schemaVersion) but does not match it: "
+                    + Self.describe(error)
+            )
+        } catch {
+            throw ReportDecodingError(code: .invalidReport, message: "The report could not be read: \(error)")
+        }
+    }
+
+    /// A one-line description of a decoding error, naming the JSON path.
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let text = codingPath.map { key in
+                key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
+            }.joined()
+            return text.isEmpty ? "the top level" : String(text.drop { $0 == "." })
+        }
+        switch error {
+        case let .keyNotFound(key, context):
+            let parent = path(context.codingPath)
+            return "missing field \"\(key.stringValue)\" in \(parent)."
+        case let .typeMismatch(_, context), let .valueNotFound(_, context):
+            return "\(path(context.codingPath)) has the wrong type: \(context.debugDescription)"
+        case let .dataCorrupted(context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// The part of every LeakGraph file that is read first: its schema version.
+struct ReportHeader: Decodable {
+    /// The version of the schema the file was written with.
+    var schemaVersion: Int
+}
+
+extension LeakReport.Leak {
+    private enum Keys: String, CodingKey {
+        case id, address, type, kind, size, retainCount, cycle, backtrace, proof
+    }
+
+    /// Encodes the leak, writing `cycle` as `null` when absent (the schema's "Int or null").
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(address, forKey: .address)
+        try container.encode(type, forKey: .type)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(size, forKey: .size)
+        try container.encode(retainCount, forKey: .retainCount)
+        try container.encode(cycle, forKey: .cycle)
+        try container.encode(backtrace, forKey: .backtrace)
+        try container.encodeIfPresent(proof, forKey: .proof)
+    }
+}
+
+extension LeakReport.Frame {
+    private enum Keys: String, CodingKey {
+        case function, file, line
+    }
+
+    /// Encodes the frame, writing `file` and `line` as `null` when unknown (the schema's "or null").
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(function, forKey: .function)
+        try container.encode(file, forKey: .file)
+        try container.encode(line, forKey: .line)
+    }
+}

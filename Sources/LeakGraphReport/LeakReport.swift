@@ -1,0 +1,186 @@
+import LeakGraphModel
+
+/// The machine-readable result of one leak check: the JSON report, schema version 1.
+///
+/// Field names and meanings are fixed by the schema (docs/report-format.md); new fields may be added,
+/// existing ones never change meaning within a schema version.
+public struct LeakReport: Sendable, Codable, Equatable {
+    /// The version of this schema. Readers check it first.
+    public var schemaVersion: Int
+    /// The program that was checked.
+    public var program: Program
+    /// Totals.
+    public var summary: Summary
+    /// Every leaked object.
+    public var leaks: [Leak]
+    /// The references between leaked objects (of every ownership).
+    public var references: [LeakReference]
+    /// Root cycles with the objects they hold.
+    public var cycles: [Cycle]
+    /// What the walk could not read exactly (additional field).
+    public var diagnostics: [WalkDiagnostic]
+
+    /// The schema version this library writes.
+    public static let currentSchemaVersion = 1
+
+    /// Creates a report.
+    public init(
+        schemaVersion: Int = LeakReport.currentSchemaVersion, program: Program, summary: Summary,
+        leaks: [Leak], references: [LeakReference], cycles: [Cycle], diagnostics: [WalkDiagnostic] = []
+    ) {
+        self.schemaVersion = schemaVersion
+        self.program = program
+        self.summary = summary
+        self.leaks = leaks
+        self.references = references
+        self.cycles = cycles
+        self.diagnostics = diagnostics
+    }
+
+    /// The program that was checked.
+    public struct Program: Sendable, Codable, Equatable {
+        /// The executable's path.
+        public var path: String
+        /// The arguments it was given (without the executable).
+        public var arguments: [String]
+        /// Its exit status (0 when the check ran in-process before exit).
+        public var exitStatus: Int
+
+        /// Creates a program description.
+        public init(path: String, arguments: [String], exitStatus: Int) {
+            self.path = path
+            self.arguments = arguments
+            self.exitStatus = exitStatus
+        }
+    }
+
+    /// Totals of one check.
+    public struct Summary: Sendable, Codable, Equatable {
+        /// Objects the recorder knew of when the check ran (live and already dead but not yet released).
+        public var trackedObjects: Int
+        /// Live objects walked.
+        public var liveObjects: Int
+        /// Objects proven leaked.
+        public var leakedObjects: Int
+        /// Bytes held by leaked objects.
+        public var leakedBytes: Int
+        /// Root cycles found.
+        public var rootCycles: Int
+
+        /// Creates a summary.
+        public init(trackedObjects: Int, liveObjects: Int, leakedObjects: Int, leakedBytes: Int, rootCycles: Int) {
+            self.trackedObjects = trackedObjects
+            self.liveObjects = liveObjects
+            self.leakedObjects = leakedObjects
+            self.leakedBytes = leakedBytes
+            self.rootCycles = rootCycles
+        }
+    }
+
+    /// One leaked object.
+    public struct Leak: Sendable, Codable, Equatable {
+        /// The object's id within this report.
+        public var id: Int
+        /// Its address, `0x…`.
+        public var address: String
+        /// The runtime's fully qualified type name.
+        public var type: String
+        /// `class`, `closureContext`, `box`, `arrayStorage`, `dictionaryStorage`, `setStorage` or `other`.
+        public var kind: String
+        /// Allocation size in bytes.
+        public var size: Int
+        /// Strong retain count.
+        public var retainCount: Int
+        /// The id of the root cycle it belongs to or is held by.
+        public var cycle: Int?
+        /// Creation backtrace, the user's own frames first.
+        public var backtrace: [Frame]
+        /// The accounting that proves the leak: the retain count and the ids of the leaked objects whose
+        /// strong references explain it (additional field).
+        public var proof: Proof?
+
+        /// Creates a leak entry.
+        public init(
+            id: Int, address: String, type: String, kind: String, size: Int, retainCount: Int, cycle: Int?,
+            backtrace: [Frame], proof: Proof? = nil
+        ) {
+            self.id = id
+            self.address = address
+            self.type = type
+            self.kind = kind
+            self.size = size
+            self.retainCount = retainCount
+            self.cycle = cycle
+            self.backtrace = backtrace
+            self.proof = proof
+        }
+    }
+
+    /// The accounting behind one leak.
+    public struct Proof: Sendable, Codable, Equatable {
+        /// The strong retain count read from the object.
+        public var retainCount: Int
+        /// Leak ids of the sources of strong references into it (one entry per reference).
+        public var inEdges: [Int]
+
+        /// Creates a proof.
+        public init(retainCount: Int, inEdges: [Int]) {
+            self.retainCount = retainCount
+            self.inEdges = inEdges
+        }
+    }
+
+    /// One symbolized frame of a creation backtrace.
+    public struct Frame: Sendable, Codable, Equatable {
+        /// The demangled function name (or `0x…` when unknown).
+        public var function: String
+        /// The source file, when DWARF knows it.
+        public var file: String?
+        /// The source line, when DWARF knows it.
+        public var line: Int?
+
+        /// Creates a frame.
+        public init(function: String, file: String?, line: Int?) {
+            self.function = function
+            self.file = file
+            self.line = line
+        }
+    }
+
+    /// A reference between two leaked objects.
+    public struct LeakReference: Sendable, Codable, Equatable {
+        /// Source leak id.
+        public var from: Int
+        /// Target leak id.
+        public var to: Int
+        /// Human label, e.g. `next` or `members[2]`.
+        public var label: String
+        /// `strong`, `weak`, `unowned` or `unmanaged`.
+        public var ownership: Ownership
+
+        /// Creates a reference.
+        public init(from: Int, to: Int, label: String, ownership: Ownership) {
+            self.from = from
+            self.to = to
+            self.label = label
+            self.ownership = ownership
+        }
+    }
+
+    /// A root cycle and what it holds.
+    public struct Cycle: Sendable, Codable, Equatable {
+        /// The cycle's id.
+        public var id: Int
+        /// Leak ids of the cycle's members.
+        public var members: [Int]
+        /// Leak ids of objects leaked only because this cycle holds them.
+        public var holds: [Int]
+
+        /// Creates a cycle.
+        public init(id: Int, members: [Int], holds: [Int]) {
+            self.id = id
+            self.members = members
+            self.holds = holds
+        }
+    }
+}

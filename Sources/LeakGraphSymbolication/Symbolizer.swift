@@ -1,0 +1,162 @@
+import CLibDW
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Turns code addresses of a running process into function names, source files and lines.
+///
+/// Uses libdwfl over the process's memory map (`dwfl_linux_proc_report`); for names, each module's symbol
+/// table read once into a sorted index (`dwfl_module_getsym_info`; `dwfl_module_addrname`, which scans the
+/// whole table per call, only where the index has nothing), demangled with the Swift runtime's
+/// `swift_demangle`; for file and line, a per-module index of DWARF compile units and `dwarf_getsrc_die`
+/// (`dwfl_module_getsrc` fails for Swift code). Indexes are built the first time a module is hit; results
+/// are cached per address.
+///
+/// The modules are those mapped when the symbolizer was created: a library `dlopen`ed later is unknown to
+/// it (its addresses come back as `0x…`); create a new symbolizer then.
+///
+/// ## Thread safety
+/// Not thread-safe, and deliberately not `Sendable`: libdwfl sessions and the caches are unsynchronized.
+/// Use one instance from one thread (or one isolation domain) at a time.
+public final class Symbolizer {
+    /// What an address in a backtrace stands for, which decides the address looked up.
+    public enum AddressKind: Sendable, Hashable {
+        /// A return address (every frame of a frame-pointer walk): it points after the call instruction, so
+        /// `address - 1` is looked up, both for the name and the line. This is the default.
+        case returnAddress
+        /// The exact address of an instruction: a program counter at a fault, or a function's entry.
+        case instructionAddress
+    }
+
+    private struct CacheKey: Hashable {
+        var address: UInt
+        var kind: AddressKind
+    }
+
+    /// What is known about one module; its symbol and compile-unit indexes are built on first need.
+    private final class ModuleInfo {
+        let path: String?
+        private let module: OpaquePointer
+        private lazy var symbols = SymbolIndex(module: module)
+        private var index: CompileUnitIndex?
+        private var bias: Dwarf_Addr = 0
+        private var indexed = false
+
+        init(module: OpaquePointer, path: String?) {
+            self.module = module
+            self.path = path
+        }
+
+        func symbolName(covering address: Dwarf_Addr) -> UnsafePointer<CChar>? {
+            symbols.name(covering: address) ?? dwfl_module_addrname(module, address)
+        }
+
+        func sourceLocation(of address: Dwarf_Addr) -> (file: String, line: Int?)? {
+            if !indexed {
+                indexed = true
+                if let dwarf = dwfl_module_getdwarf(module, &bias) {
+                    index = CompileUnitIndex(dwarf: dwarf)
+                }
+            }
+            guard let index, address >= bias else { return nil }
+            return index.sourceLocation(of: address - bias)
+        }
+    }
+
+    /// The process whose addresses this symbolizer resolves.
+    public let processID: Int32
+
+    private let callbacks: UnsafeMutablePointer<Dwfl_Callbacks>
+    private let session: OpaquePointer
+    private var modules: [OpaquePointer: ModuleInfo] = [:]
+    private var cache: [CacheKey: SymbolizedFrame] = [:]
+
+    /// Reads the memory map of process `processID` (by default this one) and its modules' symbol tables.
+    ///
+    /// Debug information is looked for next to each module and in the standard places
+    /// (`dwfl_standard_find_debuginfo`: `.gnu_debuglink`, build-id, `/usr/lib/debug`).
+    ///
+    /// - Throws: ``SymbolizationError`` if libdwfl cannot start or `/proc/<pid>/maps` cannot be read.
+    public init(processID: Int32 = getpid()) throws {
+        let callbacks = UnsafeMutablePointer<Dwfl_Callbacks>.allocate(capacity: 1)
+        callbacks.initialize(
+            to: Dwfl_Callbacks(
+                find_elf: dwfl_linux_proc_find_elf, find_debuginfo: dwfl_standard_find_debuginfo,
+                section_address: nil, debuginfo_path: nil))
+        guard let session = dwfl_begin(callbacks) else {
+            callbacks.deallocate()
+            throw SymbolizationError(code: .sessionUnavailable, message: "dwfl_begin failed: \(Self.dwflMessage())")
+        }
+        dwfl_report_begin(session)
+        let status = dwfl_linux_proc_report(session, processID)
+        guard status == 0, dwfl_report_end(session, nil, nil) == 0 else {
+            let reason = status > 0 ? String(cString: strerror(status)) : Self.dwflMessage()
+            dwfl_end(session)
+            callbacks.deallocate()
+            throw SymbolizationError(
+                code: .processNotReadable, message: "cannot read the memory map of process \(processID): \(reason)")
+        }
+        // Stored properties last: once they are all set, a throw would run `deinit` as well.
+        self.processID = processID
+        self.callbacks = callbacks
+        self.session = session
+    }
+
+    deinit {
+        dwfl_end(session)
+        callbacks.deallocate()
+    }
+
+    /// Resolves one address; the result is cached.
+    ///
+    /// An address outside every mapped module gives ``SymbolizedFrame/unknown(_:)``: function `"0x…"`,
+    /// no module, file or line.
+    public func symbolize(_ address: UInt, as kind: AddressKind = .returnAddress) -> SymbolizedFrame {
+        let key = CacheKey(address: address, kind: kind)
+        if let frame = cache[key] {
+            return frame
+        }
+        let lookup = kind == .returnAddress && address > 0 ? address - 1 : address
+        let frame = resolve(address, lookingUp: Dwarf_Addr(lookup))
+        cache[key] = frame
+        return frame
+    }
+
+    /// Resolves a backtrace, all of whose addresses are of one kind (return addresses by default).
+    public func symbolize(_ addresses: [UInt], as kind: AddressKind = .returnAddress) -> [SymbolizedFrame] {
+        addresses.map { symbolize($0, as: kind) }
+    }
+
+    private func resolve(_ address: UInt, lookingUp lookup: Dwarf_Addr) -> SymbolizedFrame {
+        guard let module = dwfl_addrmodule(session, lookup) else {
+            return .unknown(address)
+        }
+        let info = moduleInfo(module)
+        var frame = SymbolizedFrame(address: address, function: SymbolizedFrame.hexadecimal(address), module: info.path)
+        if let symbol = info.symbolName(covering: lookup) {
+            let raw = String(cString: symbol)
+            frame.rawSymbol = raw
+            frame.function = SwiftDemangler.demangle(symbol) ?? raw
+        }
+        if let location = info.sourceLocation(of: lookup) {
+            frame.file = location.file
+            frame.line = location.line
+        }
+        return frame
+    }
+
+    private func moduleInfo(_ module: OpaquePointer) -> ModuleInfo {
+        if let info = modules[module] {
+            return info
+        }
+        let name = dwfl_module_info(module, nil, nil, nil, nil, nil, nil, nil)
+        let info = ModuleInfo(module: module, path: name.map { String(cString: $0) })
+        modules[module] = info
+        return info
+    }
+
+    private static func dwflMessage() -> String {
+        dwfl_errmsg(-1).map { String(cString: $0) } ?? "unknown libdwfl error"
+    }
+}

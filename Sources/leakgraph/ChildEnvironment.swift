@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The environment `leakgraph run` gives the checked program: its own, plus the preload contract.
+///
+/// The contract with `libLeakGraphPreload.so`:
+/// - `LD_PRELOAD`: the library's absolute path, before any value already there (`:`-separated);
+/// - `LEAKGRAPH_ORIGINAL_LD_PRELOAD`: the previous `LD_PRELOAD`, absent when there was none;
+/// - `LEAKGRAPH_OUTPUT`: where the library writes the JSON report at exit (and `<that>.error` when it
+///   cannot install its hook);
+/// - `LEAKGRAPH_FRAMES`: how many creation-stack frames to record.
+struct ChildEnvironment: Equatable {
+    /// The variables, in no particular order.
+    var variables: [String: String]
+
+    /// Builds the program's environment from the tool's own.
+    init(inheriting inherited: [String: String], preloadLibrary: String, reportPath: String, frames: Int) {
+        var variables = inherited
+        let original = inherited["LD_PRELOAD"]
+        if let original, !original.isEmpty {
+            variables["LD_PRELOAD"] = preloadLibrary + ":" + original
+        } else {
+            variables["LD_PRELOAD"] = preloadLibrary
+        }
+        variables["LEAKGRAPH_ORIGINAL_LD_PRELOAD"] = original
+        variables["LEAKGRAPH_OUTPUT"] = reportPath
+        variables["LEAKGRAPH_FRAMES"] = String(frames)
+        self.variables = variables
+    }
+
+    /// `NAME=value` strings for `posix_spawn`, sorted by name.
+    var entries: [String] {
+        variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    }
+}
+
+/// This process's environment as a dictionary (the first definition of a repeated name wins, as with
+/// `getenv`).
+func currentEnvironment() -> [String: String] {
+    var result: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+        let text = String(cString: pointer)
+        if let equals = text.firstIndex(of: "=") {
+            let name = String(text[..<equals])
+            if result[name] == nil {
+                result[name] = String(text[text.index(after: equals)...])
+            }
+        }
+        entry += 1
+    }
+    return result
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import LeakGraphReport
+import LeakGraphSymbolication
+
+extension Leakgraph {
+    /// `leakgraph run [--json PATH] [--text PATH] [--frames N] -- EXECUTABLE [ARGUMENTS…]`.
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
+            usage: "leakgraph run [--json <path>] [--text <path>] [--frames <n>] -- <executable> [<argument> ...]",
+            discussion: """
+                The program runs with libLeakGraphPreload.so preloaded; when it exits normally (main \
+                returns or it calls exit()) every object it can no longer reach is reported, grouped by \
+                root cycle. The text summary goes to standard error unless --text names a file.
+
+                Exit status: 1 when leaks were found; 2 for a usage or tool error (missing executable, \
+                statically linked Swift runtime, a program that crashed before the check, …); otherwise \
+                the program's own exit status.
+                """
+        )
+
+        /// The number of creation-stack frames recorded when `--frames` is not given.
+        static let defaultFrames = 16
+        /// The accepted range of `--frames` (the hook records at most 64 frames, `LG_MAX_FRAMES_LIMIT`).
+        static let framesRange = 0...64
+
+        /// Where to write the JSON report (pretty-printed), if anywhere.
+        @Option(name: .customLong("json"), help: ArgumentHelp("Write the JSON report to this file.", valueName: "path"))
+        var jsonPath: String?
+
+        /// Where to write the text summary instead of standard error.
+        @Option(
+            name: .customLong("text"),
+            help: ArgumentHelp("Write the text summary to this file instead of standard error.", valueName: "path")
+        )
+        var textPath: String?
+
+        /// How many creation-stack frames the preload library records per object (`LEAKGRAPH_FRAMES`).
+        @Option(help: ArgumentHelp("Creation-stack frames to record per object (0–64; 0 records none).", valueName: "n"))
+        var frames: Int = Run.defaultFrames
+
+        /// The program and its arguments, passed to it exactly.
+        @Argument(
+            parsing: .remaining,
+            help: ArgumentHelp("The program to check and its arguments, after `--`.", valueName: "executable")
+        )
+        var command: [String] = []
+
+        /// Rejects a missing program and a `--frames` value out of range (usage errors, exit status 2).
+        func validate() throws {
+            guard !command.isEmpty else {
+                throw ValidationError("Missing the program to run: leakgraph run [options] -- EXECUTABLE [ARGUMENTS…]")
+            }
+            guard Run.framesRange.contains(frames) else {
+                throw ValidationError(
+                    "--frames must be between \(Run.framesRange.lowerBound) and \(Run.framesRange.upperBound), not \(frames)"
+                )
+            }
+        }
+
+        /// Checks the program, runs it with the preload library, and publishes the report.
+        /// - Throws: ``ToolError`` for tool errors; `ExitCode` to end with the exit status.
+        func run() throws {
+            let environment = currentEnvironment()
+            let name = command[0]
+            let executable = try ExecutableLocator.resolve(name, searchPath: environment["PATH"])
+            try RuntimeLinkageCheck.check(executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
+            let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
+            if let jsonPath {
+                try ReportOutput.checkWritable(jsonPath, what: "JSON report")
+            }
+            if let textPath {
+                try ReportOutput.checkWritable(textPath, what: "text summary")
+            }
+
+            let workspace = try ReportWorkspace.create(environment: environment)
+            defer { workspace.remove() }
+            let childEnvironment = ChildEnvironment(
+                inheriting: environment, preloadLibrary: preloadLibrary, reportPath: workspace.reportPath,
+                frames: frames
+            )
+            let termination = try ChildProcess.run(
+                path: executable, arguments: command, environment: childEnvironment.entries
+            )
+            let outcome = try workspace.outcome()
+            let report = try Run.finishedReport(
+                outcome: outcome, termination: termination, program: executable,
+                arguments: Array(command.dropFirst())
+            )
+            try publish(report)
+            throw ExitCode(Run.exitStatus(for: report))
+        }
+
+        /// Turns what the preload library left and how the program ended into the final report.
+        /// - Throws: ``ToolError`` when there is no report to give (crash, refusal, nothing written,
+        ///   unreadable file).
+        static func finishedReport(
+            outcome: ReportWorkspace.Outcome, termination: Termination, program: String, arguments: [String]
+        ) throws(ToolError) -> LeakReport {
+            if case .hookRefused(let sentence) = outcome {
+                throw ToolError(sentence)
+            }
+            let status: Int32
+            switch termination {
+            case .signaled(let signal):
+                throw ToolError(SignalDescription.terminationMessage(signal: signal))
+            case .exited(let code):
+                status = code
+            }
+            guard case .report(let data) = outcome else {
+                throw ToolError(
+                    "the program exited with status \(status) but no leak report was written "
+                        + "(it called _exit, or the leak check failed)"
+                )
+            }
+            var report: LeakReport
+            do {
+                report = try LeakReport.decode(from: data)
+            } catch {
+                throw ToolError("cannot read the leak report the program wrote: \(error)")
+            }
+            report.program = LeakReport.Program(path: program, arguments: arguments, exitStatus: Int(status))
+            return report
+        }
+
+        /// 1 when leaks were found, else the program's own status.
+        static func exitStatus(for report: LeakReport) -> Int32 {
+            report.summary.leakedObjects > 0 ? 1 : Int32(truncatingIfNeeded: report.program.exitStatus)
+        }
+
+        /// Writes the JSON report and the text summary where the options say.
+        private func publish(_ report: LeakReport) throws(ToolError) {
+            if let jsonPath {
+                let data: Data
+                do {
+                    data = try report.jsonData(prettyPrinted: true)
+                } catch {
+                    throw ToolError("cannot encode the JSON report: \(error)")
+                }
+                try ReportOutput.write(data, to: jsonPath, what: "JSON report")
+            }
+            let text = TextReport.render(report)
+            if let textPath {
+                try ReportOutput.write(Data(text.utf8), to: textPath, what: "text summary")
+                printError(ReportOutput.shortSummary(report, textPath: textPath))
+            } else {
+                writeToStandardError(text.hasSuffix("\n") ? text : text + "\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+
+/// The `leakgraph` command: finds memory leaks and retain cycles in Swift programs on Linux.
+@main
+struct Leakgraph: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "leakgraph",
+        abstract: "Find memory leaks and retain cycles in Swift programs.",
+        discussion: """
+            Exit status: 1 when leaks were found, 2 for a usage or tool error, otherwise the checked \
+            program's own exit status.
+            """,
+        subcommands: [Run.self]
+    )
+
+    /// Parses the command line, runs the subcommand and exits with LeakGraph's exit statuses: usage
+    /// errors exit with 2 (argument-parser's default is 64), tool errors print one `leakgraph: …` line
+    /// and exit with 2.
+    static func main() {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exitAfterArgumentParserError(error)
+        }
+        do {
+            var command = command
+            try command.run()
+        } catch let error as ToolError {
+            printError("leakgraph: \(error.message)")
+            exitProcess(ToolError.exitStatus)
+        } catch let status as ExitCode {
+            exitProcess(status.rawValue)
+        } catch {
+            exitAfterArgumentParserError(error)
+        }
+    }
+
+    /// Prints argument-parser's message for `error` (help to standard output, the rest to standard
+    /// error) and exits: 0 for help, 2 for every usage error (argument-parser says 64) or unexpected error.
+    private static func exitAfterArgumentParserError(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if code == .success {
+            if !message.isEmpty {
+                print(message)
+            }
+            exitProcess(0)
+        }
+        if !message.isEmpty {
+            printError(message)
+        }
+        exitProcess(ToolError.exitStatus)
+    }
+}

@@ -1,0 +1,72 @@
+// A stand-in for libLeakGraphPreload.so that plays the preload side of the `leakgraph run` contract
+// without hooking anything, so the end-to-end tests can check the CLI's side on its own
+// (LEAKGRAPH_PRELOAD_LIBRARY points the CLI at it). What it does is chosen by environment variables:
+//   FAKE_ENV_DUMP=PATH   at load, write the four contract variables to PATH (`NAME=value`, `(unset)`)
+//   FAKE_MODE=refuse     at load, write a refusal sentence to $LEAKGRAPH_OUTPUT.error
+//   FAKE_MODE=clean      at exit, write a report with no leaks to $LEAKGRAPH_OUTPUT
+//   FAKE_MODE=leak       at exit, write a report with one leaked self-loop `Fixture.Node`
+//   FAKE_MODE=garbage    at exit, write something that is not JSON
+//   (unset)              write nothing
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const contract_variables[] = {
+    "LD_PRELOAD", "LEAKGRAPH_ORIGINAL_LD_PRELOAD", "LEAKGRAPH_OUTPUT", "LEAKGRAPH_FRAMES",
+};
+
+static int mode_is(const char *mode) {
+    const char *value = getenv("FAKE_MODE");
+    return value != NULL && strcmp(value, mode) == 0;
+}
+
+__attribute__((constructor)) static void fake_preload_start(void) {
+    const char *dump = getenv("FAKE_ENV_DUMP");
+    if (dump != NULL) {
+        FILE *file = fopen(dump, "w");
+        if (file != NULL) {
+            for (size_t i = 0; i < sizeof contract_variables / sizeof contract_variables[0]; i++) {
+                const char *value = getenv(contract_variables[i]);
+                fprintf(file, "%s=%s\n", contract_variables[i], value != NULL ? value : "(unset)");
+            }
+            fclose(file);
+        }
+    }
+    const char *output = getenv("LEAKGRAPH_OUTPUT");
+    if (output != NULL && mode_is("refuse")) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s.error", output);
+        FILE *file = fopen(path, "w");
+        if (file != NULL) {
+            fputs("the Swift runtime 9.9 is not supported by this LeakGraph\n", file);
+            fclose(file);
+        }
+    }
+}
+
+__attribute__((destructor)) static void fake_preload_finish(void) {
+    const char *output = getenv("LEAKGRAPH_OUTPUT");
+    if (output == NULL || !(mode_is("clean") || mode_is("leak") || mode_is("garbage"))) {
+        return;
+    }
+    FILE *file = fopen(output, "w");
+    if (file == NULL) {
+        return;
+    }
+    if (mode_is("garbage")) {
+        fputs("{\"schemaVersion\": 1, \"program\": ", file);
+    } else {
+        int leak = mode_is("leak");
+        fprintf(file,
+            "{\"schemaVersion\":1,\"program\":{\"path\":\"\",\"arguments\":[],\"exitStatus\":0},"
+            "\"summary\":{\"trackedObjects\":5,\"liveObjects\":4,\"leakedObjects\":%d,\"leakedBytes\":%d,"
+            "\"rootCycles\":%d},\"leaks\":[%s],\"references\":[%s],\"cycles\":[%s],\"diagnostics\":[]}\n",
+            leak, leak ? 32 : 0, leak,
+            leak ? "{\"id\":0,\"address\":\"0x7f0000001000\",\"type\":\"Fixture.Node\",\"kind\":\"class\","
+                   "\"size\":32,\"retainCount\":1,\"cycle\":0,\"backtrace\":[{\"function\":\"makeNode()\","
+                   "\"file\":\"main.swift\",\"line\":12}]}" : "",
+            leak ? "{\"from\":0,\"to\":0,\"label\":\"me\",\"ownership\":\"strong\"}" : "",
+            leak ? "{\"id\":0,\"members\":[0],\"holds\":[]}" : "");
+    }
+    fclose(file);
+}

@@ -1,0 +1,68 @@
+import LeakGraphAnalysis
+import LeakGraphModel
+import LeakGraphReport
+import Testing
+
+@Suite("Text report")
+struct TextReportTests {
+    @Test("a report with three root cycles renders as the golden file")
+    func leakingReportGolden() throws {
+        try expectMatchesGolden(TextReport.render(ReportFixtures.leakingReport), named: "leaking-report.txt")
+    }
+
+    @Test("a report without leaks renders as the golden file")
+    func cleanReportGolden() throws {
+        try expectMatchesGolden(TextReport.render(ReportFixtures.cleanReport), named: "clean-report.txt")
+    }
+
+    @Test("a short path limit elides the rest of the cycle")
+    func pathLimit() throws {
+        let text = TextReport.render(ReportFixtures.leakingReport, pathLimit: 4)
+        let lines = text.split(separator: "\n").map(String.init)
+        let ring = try #require(lines.firstIndex(of: "ROOT CYCLE #1: 10 objects, 320 bytes"))
+        #expect(lines[ring + 1].hasPrefix("   DummyObject (0x5555aa001000, 32 bytes)"))
+        #expect(lines[ring + 2 ... ring + 4].allSatisfy { $0.hasPrefix("     —next→ DummyObject") })
+        #expect(lines[ring + 5] == "     … 6 more objects in this cycle")
+        #expect(lines[ring + 6].hasPrefix("   holds 4 objects"))
+        // The group cycle draws all three members in four lines; only the last reference is left out.
+        let group = try #require(lines.firstIndex(of: "ROOT CYCLE #2: 3 objects, 128 bytes"))
+        #expect(lines[group + 4] == "     —members[1]→ Member (0x5555aa001400, 32 bytes)")
+        #expect(lines[group + 5] == "     … more references among these objects")
+    }
+
+    @Test("a ring of 100,000 leaked objects prints twenty steps and a count of the rest")
+    func hundredThousandRing() {
+        let count = 100_000
+        var graph = ObjectGraph()
+        for index in 0 ..< count {
+            graph.addNode(ObjectNode(address: 0x1000 + 16 * UInt64(index), typeName: "Ring.Link", kind: .class, size: 16, retainCount: 1))
+        }
+        for index in 0 ..< count {
+            graph.addReference(from: index, to: (index + 1) % count, label: "next")
+        }
+        let analysis = LeakAnalysis.analyze(graph)
+        let report = LeakReport(graph: graph, analysis: analysis, program: .init(path: "/ring", arguments: [], exitStatus: 0))
+        let text = TextReport.render(report)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(text.hasPrefix("Process ring: 100,000 leaks for 1,600,000 total leaked bytes.\n"))
+        #expect(lines.contains("ROOT CYCLE #1: 100,000 objects, 1,600,000 bytes"))
+        #expect(lines.filter { $0.hasPrefix("     —next→ Link (0x") }.count == 19)
+        #expect(lines.contains("     … 99,980 more objects in this cycle"))
+        // Header (3), blank, cycle title, 20 object lines, the elision, and the "" after the final newline.
+        #expect(lines.count == 3 + 1 + 1 + 20 + 1 + 1)
+    }
+
+    @Test("leaked objects outside every listed cycle are still listed, by type")
+    func objectsOutsideCycles() {
+        var report = ReportFixtures.cleanReport
+        report.leaks = [
+            .init(id: 0, address: "0x10", type: "App.Orphan", kind: "class", size: 16, retainCount: 1, cycle: nil, backtrace: []),
+            .init(id: 1, address: "0x20", type: "App.Orphan", kind: "class", size: 16, retainCount: 1, cycle: nil, backtrace: []),
+        ]
+        report.summary.leakedObjects = 2
+        report.summary.leakedBytes = 32
+        let lines = TextReport.render(report).split(separator: "\n").map(String.init)
+        #expect(lines.first == "Process LinkedRing: 2 leaks for 32 total leaked bytes.")
+        #expect(lines.suffix(2) == ["OTHER LEAKED OBJECTS: 2 objects, 32 bytes", "   Orphan × 2 (32 bytes)"])
+    }
+}
