@@ -148,10 +148,21 @@ final class ObjectPlans {
                 slots.append(Slot(offset: offset, label: storage == .box ? "\(label) (box)" : label, content: content))
                 offset += 8
             case .none:
+                if let function = name.implFunctionRepresentation {
+                    // A SIL function value captured as is (e.g. the async function of a Task closure).
+                    offset = align(offset, to: 8)
+                    if function == .thick {
+                        slots.append(Slot(offset: offset, label: label, content: .thickFunction))
+                        offset += 16
+                    } else {
+                        offset += 8
+                    }
+                    continue
+                }
                 guard let type = name.resolve(context: nil, genericArguments: nil) else {
                     return ObjectPlan(
                         kind: .closureContext, typeName: typeName, slots: slots,
-                        unreadable: ["\(label): capture type could not be resolved"])
+                        unreadable: ["\(label): capture type \(name.printable) could not be resolved"])
                 }
                 let witnesses = ValueWitnesses(of: type)
                 offset = align(offset, to: witnesses.alignment)

@@ -40,6 +40,27 @@ struct MangledName {
         }
     }
 
+    /// A printable form for diagnostics: symbolic references shown as `<ref>`.
+    var printable: String {
+        var result = ""
+        var index = 0
+        while true {
+            let byte = start.load(fromByteOffset: index, as: UInt8.self)
+            switch byte {
+            case 0: return result
+            case 0x01...0x17:
+                result += "<ref>"
+                index += 5
+            case 0x18...0x1F:
+                result += "<ptr>"
+                index += 1 + MemoryLayout<UInt>.size
+            default:
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+                index += 1
+            }
+        }
+    }
+
     /// The reference storage a field's mangled type declares (`Xw` weak, `Xo` unowned, `Xu` unowned(unsafe)).
     var referenceStorage: ReferenceStorage {
         let suffix = textSuffix
@@ -51,6 +72,31 @@ struct MangledName {
         case UInt8(ascii: "x"), UInt8(ascii: "b"): return .box
         default: return .none
         }
+    }
+
+    /// A SIL function type (`… I e g … _`) that the runtime cannot build metadata for, as closure
+    /// contexts capture them: `.thin` is one function pointer, `.thick` a function pointer and a
+    /// strong context. `nil` when the name is not clearly such a type.
+    var implFunctionRepresentation: ImplFunctionRepresentation? {
+        let suffix = textSuffix
+        guard suffix.last == UInt8(ascii: "_"),
+            let marker = suffix.lastIndex(of: UInt8(ascii: "I"))
+        else { return nil }
+        var attributes = suffix[(marker + 1)..<(suffix.count - 1)].makeIterator()
+        var next = attributes.next()
+        if next == UInt8(ascii: "e") { next = attributes.next() }  // escaping
+        // Only letters may follow: conventions, `h` sendable, `H` async.
+        guard suffix[(marker + 1)..<(suffix.count - 1)].allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        else { return nil }
+        switch next {
+        case UInt8(ascii: "t"): return .thin
+        case UInt8(ascii: "g"), UInt8(ascii: "x"), UInt8(ascii: "y"): return .thick
+        default: return nil
+        }
+    }
+
+    enum ImplFunctionRepresentation {
+        case thin, thick
     }
 
     enum ReferenceStorage {
