@@ -36,4 +36,6 @@ enum TailPlan {
     case dictionaryBuckets(key: [Slot], keyStride: Int, value: [Slot], valueStride: Int)
     /// `_SetStorage<Element>`: occupied buckets from the bitmap at +56.
     case setBuckets(element: [Slot], stride: Int)
+    /// A generic closure context: captures laid out per object from the bindings it stores.
+    case genericCaptures(GenericClosurePlan)
 }

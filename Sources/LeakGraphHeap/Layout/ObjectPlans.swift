@@ -121,18 +121,52 @@ final class ObjectPlans {
         let captureCount = Int(descriptor.uint32(at: 0))
         let bindingCount = Int(descriptor.uint32(at: 8))
         let typeName = "(closure context, \(captureCount) capture\(captureCount == 1 ? "" : "s"))"
-        guard bindingCount == 0 else {
-            return ObjectPlan(
-                kind: .closureContext, typeName: typeName, slots: [],
-                unreadable: ["generic closure context (\(bindingCount) bindings) is not read yet"])
+        if bindingCount > 0 {
+            // Generic: the context stores its generic arguments ("bindings") before the captures, and
+            // capture layouts depend on them, so captures are laid out per set of bindings at walk time.
+            guard let generic = GenericClosurePlan(metadata: metadata, descriptor: descriptor) else {
+                return ObjectPlan(
+                    kind: .closureContext, typeName: typeName, slots: [],
+                    unreadable: ["generic closure context with unsupported metadata sources"])
+            }
+            return ObjectPlan(kind: .closureContext, typeName: typeName, slots: [], tail: .genericCaptures(generic))
         }
+        let layout = captureSlots(
+            descriptor: descriptor, count: captureCount, startOffset: firstCapture, context: nil, genericArguments: nil)
+        return ObjectPlan(
+            kind: .closureContext, typeName: typeName, slots: layout.slots,
+            unreadable: layout.unreadable.map { [$0] } ?? [])
+    }
+
+    private var genericCaptureCache: [[UInt]: (slots: [Slot], unreadable: String?)] = [:]
+
+    /// The capture slots of one generic closure context object, from the bindings stored in it.
+    func genericCaptureSlots(_ plan: GenericClosurePlan, object: UnsafeRawPointer) -> (slots: [Slot], unreadable: String?) {
+        let bindings = object + plan.firstCapture
+        var key = [UInt(bitPattern: plan.metadata)]
+        for index in 0..<plan.bindingCount { key.append(bindings.word(at: index * 8)) }
+        if let cached = genericCaptureCache[key] { return cached }
+        let layout = captureSlots(
+            descriptor: plan.descriptor, count: plan.captureCount,
+            startOffset: plan.firstCapture + plan.bindingCount * 8,
+            context: GenericClosurePlan.substitutionContext(parameterCount: plan.parameterCount),
+            genericArguments: bindings)
+        genericCaptureCache[key] = layout
+        return layout
+    }
+
+    /// Lays out the captures of a closure context from its capture descriptor. Stops at the first
+    /// capture whose type cannot be resolved (later offsets would be guesses) and says why.
+    private func captureSlots(
+        descriptor: UnsafeRawPointer, count: Int, startOffset: Int, context: UnsafeRawPointer?,
+        genericArguments: UnsafeRawPointer?
+    ) -> (slots: [Slot], unreadable: String?) {
         var slots: [Slot] = []
-        var offset = firstCapture
-        for index in 0..<captureCount {
+        var offset = startOffset
+        for index in 0..<count {
             let label = "capture[\(index)]"
             guard let name = descriptor.relativeDirect(at: 12 + index * 4).map(MangledName.init) else {
-                return ObjectPlan(
-                    kind: .closureContext, typeName: typeName, slots: slots, unreadable: ["\(label): no type"])
+                return (slots, "\(label): no type")
             }
             let storage = name.referenceStorage
             switch storage {
@@ -159,10 +193,8 @@ final class ObjectPlans {
                     }
                     continue
                 }
-                guard let type = name.resolve(context: nil, genericArguments: nil) else {
-                    return ObjectPlan(
-                        kind: .closureContext, typeName: typeName, slots: slots,
-                        unreadable: ["\(label): capture type \(name.printable) could not be resolved"])
+                guard let type = name.resolve(context: context, genericArguments: genericArguments) else {
+                    return (slots, "\(label): capture type \(name.printable) could not be resolved")
                 }
                 let witnesses = ValueWitnesses(of: type)
                 offset = align(offset, to: witnesses.alignment)
@@ -170,7 +202,7 @@ final class ObjectPlans {
                 offset += witnesses.size
             }
         }
-        return ObjectPlan(kind: .closureContext, typeName: typeName, slots: slots)
+        return (slots, nil)
     }
 
     // MARK: Boxes

@@ -42,16 +42,20 @@ public struct HeapWalker {
 
         let scanner = ReferenceScanner(plans: plans)
         var unreadableCounts: [ObjectIdentifier: (plan: ObjectPlan, count: Int)] = [:]
+        var objectUnreadable: [DynamicKey: Int] = [:]
         for index in graph.nodes.indices {
             let plan = objectPlans[index]
             if !plan.unreadable.isEmpty {
                 unreadableCounts[ObjectIdentifier(plan), default: (plan, 0)].count += 1
             }
             guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[index].address)) else { continue }
-            scanner.scan(object: object, plan: plan) { label, ownership, target in
-                guard let targetIndex = indexOfAddress[target] else { return }
-                graph.references.append(Reference(from: index, to: targetIndex, label: label, ownership: ownership))
-            }
+            scanner.scan(
+                object: object, plan: plan,
+                found: { label, ownership, target in
+                    guard let targetIndex = indexOfAddress[target] else { return }
+                    graph.references.append(Reference(from: index, to: targetIndex, label: label, ownership: ownership))
+                },
+                unreadable: { reason in objectUnreadable[DynamicKey(typeName: plan.typeName, reason: reason), default: 0] += 1 })
         }
         graph.diagnostics = unreadableCounts.values
             .flatMap { entry in
@@ -59,8 +63,14 @@ public struct HeapWalker {
                     WalkDiagnostic(typeName: entry.plan.typeName, reason: $0, objectCount: entry.count)
                 }
             }
-            .sorted { ($0.objectCount, $0.typeName) > ($1.objectCount, $1.typeName) }
+            + objectUnreadable.map { WalkDiagnostic(typeName: $0.key.typeName, reason: $0.key.reason, objectCount: $0.value) }
+        graph.diagnostics.sort { ($0.objectCount, $0.typeName, $0.reason) > ($1.objectCount, $1.typeName, $1.reason) }
         return graph
+    }
+
+    private struct DynamicKey: Hashable {
+        let typeName: String
+        let reason: String
     }
 
     /// Whether an object is alive (not deinitializing) and mortal.

@@ -7,8 +7,12 @@ import LeakGraphModel
 struct ReferenceScanner {
     let plans: ObjectPlans
 
-    /// Calls `found(label, ownership, targetAddress)` for every reference inside the object at `object`.
-    func scan(object: UnsafeRawPointer, plan: ObjectPlan, found: (String, Ownership, UInt) -> Void) {
+    /// Calls `found(label, ownership, targetAddress)` for every reference inside the object at `object`,
+    /// and `unreadable(reason)` when part of this particular object's layout could not be read.
+    func scan(
+        object: UnsafeRawPointer, plan: ObjectPlan, found: (String, Ownership, UInt) -> Void,
+        unreadable: (String) -> Void = { _ in }
+    ) {
         scan(slots: plan.slots, at: object, prefix: "", found: found)
         guard let tail = plan.tail else { return }
         switch tail {
@@ -26,6 +30,10 @@ struct ReferenceScanner {
                 scan(slots: key, at: keys + bucket * keyStride, prefix: "key[\(bucket)]", found: found)
                 scan(slots: value, at: values + bucket * valueStride, prefix: "value[\(bucket)]", found: found)
             }
+        case .genericCaptures(let generic):
+            let layout = plans.genericCaptureSlots(generic, object: object)
+            if let reason = layout.unreadable { unreadable(reason) }
+            scan(slots: layout.slots, at: object, prefix: "", found: found)
         case .setBuckets(let element, let stride):
             guard !element.isEmpty, let elements = object.pointer(at: 48) else { return }
             forEachOccupiedBucket(object, bitmapOffset: 56) { bucket in
