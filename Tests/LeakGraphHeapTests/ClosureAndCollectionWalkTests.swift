@@ -166,3 +166,25 @@ func contextOf(_ widget: Widget) -> UInt? {
         return base.load(fromByteOffset: 32, as: UInt.self)
     }
 }
+
+final class DictionaryKeyLabelTests: XCTestCase {
+    func testDictionaryValueLabelsShowStringAndIntegerKeys() throws {
+        let parent = Widget()
+        let a = Widget(), b = Widget()
+        let longKey = "a key long enough to live in heap storage"
+        parent.byName = ["a": a, longKey: b]
+        let storage = withUnsafeBytes(of: &parent.byName) { $0.load(as: UInt.self) }
+        let graph = HeapWalker().walk([record(parent), record(a), record(b), record(address: storage)])
+        let d = try XCTUnwrap(graph.nodes.firstIndex { $0.address == UInt64(storage) })
+        XCTAssertEqual(
+            graph.references.filter { $0.from == d }.map(\.label).sorted(),
+            ["[\"a key long enough to live in hea…\"]", "[\"a\"]"])
+
+        var byNumber: [Int: Widget] = [42: a, -7: b]
+        let numberStorage = withUnsafeBytes(of: &byNumber) { $0.load(as: UInt.self) }
+        let numberGraph = HeapWalker().walk([record(a), record(b), record(address: numberStorage)])
+        let n = try XCTUnwrap(numberGraph.nodes.firstIndex { $0.address == UInt64(numberStorage) })
+        XCTAssertEqual(numberGraph.references.filter { $0.from == n }.map(\.label).sorted(), ["[-7]", "[42]"])
+        withExtendedLifetime(byNumber) {}
+    }
+}

@@ -33,9 +33,34 @@ enum TailPlan {
     /// `_ContiguousArrayStorage<Element>`: count at +16, elements from `start` with `stride`.
     case arrayElements(element: [Slot], start: Int, stride: Int)
     /// `_DictionaryStorage<Key, Value>`: occupied buckets from the bitmap at +64.
-    case dictionaryBuckets(key: [Slot], keyStride: Int, value: [Slot], valueStride: Int)
+    case dictionaryBuckets(key: [Slot], keyStride: Int, value: [Slot], valueStride: Int, keyFormat: KeyFormat)
     /// `_SetStorage<Element>`: occupied buckets from the bitmap at +56.
     case setBuckets(element: [Slot], stride: Int)
     /// A generic closure context: captures laid out per object from the bindings it stores.
     case genericCaptures(GenericClosurePlan)
+}
+
+/// How a dictionary key is shown in labels (`["a"]`, `[42]`), read from raw memory without copying.
+enum KeyFormat {
+    /// `Swift.String`: small strings inline, large ones from their UTF-8 storage.
+    case string
+    /// A fixed-width integer of `byteCount` bytes.
+    case integer(byteCount: Int, signed: Bool)
+    /// Anything else: the bucket number is shown.
+    case bucket
+
+    init(typeName: String) {
+        switch typeName {
+        case "Swift.String": self = .string
+        case "Swift.Int", "Swift.Int64": self = .integer(byteCount: 8, signed: true)
+        case "Swift.UInt", "Swift.UInt64": self = .integer(byteCount: 8, signed: false)
+        case "Swift.Int32": self = .integer(byteCount: 4, signed: true)
+        case "Swift.UInt32": self = .integer(byteCount: 4, signed: false)
+        case "Swift.Int16": self = .integer(byteCount: 2, signed: true)
+        case "Swift.UInt16": self = .integer(byteCount: 2, signed: false)
+        case "Swift.Int8": self = .integer(byteCount: 1, signed: true)
+        case "Swift.UInt8": self = .integer(byteCount: 1, signed: false)
+        default: self = .bucket
+        }
+    }
 }

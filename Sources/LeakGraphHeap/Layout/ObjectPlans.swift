@@ -69,7 +69,8 @@ final class ObjectPlans {
                     if let key = genericArguments?.pointer(at: 0), let value = genericArguments?.pointer(at: 8) {
                         tail = .dictionaryBuckets(
                             key: values.slots(of: key), keyStride: max(1, ValueWitnesses(of: key).stride),
-                            value: values.slots(of: value), valueStride: max(1, ValueWitnesses(of: value).stride))
+                            value: values.slots(of: value), valueStride: max(1, ValueWitnesses(of: value).stride),
+                            keyFormat: KeyFormat(typeName: values.typeName(key)))
                     } else {
                         unreadable.append("dictionary types unknown")
                     }
@@ -214,6 +215,6 @@ final class ObjectPlans {
         }
         let name = "(box of \(values.typeName(boxed)))"
         return ObjectPlan(
-            kind: .box, typeName: name, slots: values.slots(of: boxed).map { $0.shifted(by: offset, under: "value") })
+            kind: .box, typeName: name, slots: values.slots(of: boxed).map { $0.shifted(by: offset, under: "") })
     }
 }

@@ -160,7 +160,8 @@ final class ValueLayouts {
         if isClassBound {
             return [Slot(offset: 0, label: "", content: .classExistential)]
         }
-        return [Slot(offset: 0, label: "", content: .opaqueExistential(typeName(metadata)))]
+        let name = typeName(metadata)
+        return [Slot(offset: 0, label: "", content: .opaqueExistential(name.hasPrefix("any ") || name == "Any" ? name : "any " + name))]
     }
 
     // MARK: Enums

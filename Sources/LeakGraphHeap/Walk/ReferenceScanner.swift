@@ -23,12 +23,14 @@ struct ReferenceScanner {
             for index in 0..<count {
                 scan(slots: element, at: object + start + index * stride, prefix: "[\(index)]", found: found)
             }
-        case .dictionaryBuckets(let key, let keyStride, let value, let valueStride):
+        case .dictionaryBuckets(let key, let keyStride, let value, let valueStride, let keyFormat):
             guard !key.isEmpty || !value.isEmpty else { return }
             guard let keys = object.pointer(at: 48), let values = object.pointer(at: 56) else { return }
             forEachOccupiedBucket(object, bitmapOffset: 64) { bucket in
-                scan(slots: key, at: keys + bucket * keyStride, prefix: "key[\(bucket)]", found: found)
-                scan(slots: value, at: values + bucket * valueStride, prefix: "value[\(bucket)]", found: found)
+                let keyAddress = keys + bucket * keyStride
+                let shown = KeyDescription.describe(keyAddress, format: keyFormat) ?? "bucket \(bucket)"
+                scan(slots: key, at: keyAddress, prefix: "key \(shown)", found: found)
+                scan(slots: value, at: values + bucket * valueStride, prefix: "[\(shown)]", found: found)
             }
         case .genericCaptures(let generic):
             let layout = plans.genericCaptureSlots(generic, object: object)
@@ -37,7 +39,7 @@ struct ReferenceScanner {
         case .setBuckets(let element, let stride):
             guard !element.isEmpty, let elements = object.pointer(at: 48) else { return }
             forEachOccupiedBucket(object, bitmapOffset: 56) { bucket in
-                scan(slots: element, at: elements + bucket * stride, prefix: "member[\(bucket)]", found: found)
+                scan(slots: element, at: elements + bucket * stride, prefix: "member", found: found)
             }
         }
     }
@@ -80,8 +82,9 @@ struct ReferenceScanner {
             case .classExistential:
                 let target = address.word()
                 if target != 0 { found(Slot.join(prefix, slot.label), .strong, target) }
-            case .opaqueExistential:
-                scanOpaqueExistential(at: address, label: Slot.join(prefix, slot.label), found: found)
+            case .opaqueExistential(let existentialName):
+                scanOpaqueExistential(
+                    at: address, existentialName: existentialName, label: Slot.join(prefix, slot.label), found: found)
             case .enumeration(let plan):
                 scanEnum(plan, at: address, label: Slot.join(prefix, slot.label), found: found)
             case .unreadable:
@@ -90,14 +93,16 @@ struct ReferenceScanner {
         }
     }
 
-    private func scanOpaqueExistential(at address: UnsafeRawPointer, label: String, found: (String, Ownership, UInt) -> Void) {
+    private func scanOpaqueExistential(
+        at address: UnsafeRawPointer, existentialName: String, label: String, found: (String, Ownership, UInt) -> Void
+    ) {
         guard let type = address.pointer(at: 24) else { return }
         let witnesses = ValueWitnesses(of: type)
         guard witnesses.isNonPOD else { return }
         let typeName = plans.values.typeName(type)
         if witnesses.isNonInline {
             let box = address.word()
-            if box != 0 { found("\(label) (\(typeName), boxed)", .strong, box) }
+            if box != 0 { found("\(label) (\(existentialName) as \(typeName), boxed)", .strong, box) }
         } else {
             scan(slots: plans.values.slots(of: type), at: address, prefix: "\(label) (\(typeName))", found: found)
         }
