@@ -50,7 +50,8 @@ struct ContextDescriptor {
     /// descriptor's `StoredClassMetadataBounds` (filled in once the metadata is initialized).
     var classResilientImmediateMembersOffset: Int? {
         guard let bounds = base.relativeDirect(at: 24) else { return nil }
-        return Int(bitPattern: bounds.word(at: 0))
+        let offset = Int(bitPattern: bounds.word(at: 0))
+        return offset != 0 ? offset : nil  // zero: not initialized yet; never guess
     }
 
     /// Word offset, from the class metadata's address point, of this class's immediate members.
