@@ -82,9 +82,7 @@ static inline uint32_t lg_release_dead_young(lg_thread *thread, uint32_t count) 
     uint32_t kept = start;
     for (uint32_t index = start; index < count; index++) {
         void *object = (void *)thread->nursery[index].object;
-        if (lg_is_dead(object)) {
-            lg_release_zombie(object);
-        } else {
+        if (!lg_reap(object)) {
             if (kept != index) {
                 thread->nursery[kept] = thread->nursery[index];
             }
@@ -141,6 +139,7 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
         if (mode == LG_MODE_TRACK) {
             // The object is not published yet, so the non-atomic variant is race-free.
             swift_nonatomic_unownedRetain(object);
+            lg_map_mark((uintptr_t)object);
         }
         lg_record *record = &thread->nursery[count];
         record->object = (uintptr_t)object;

@@ -101,6 +101,17 @@ LG_HIDDEN void lg_retain_adapter_apply(void **slot);
 LG_HIDDEN void lg_set_error(char *error, size_t error_len, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
+// address_map.c
+LG_HIDDEN extern atomic_int lg_map_active;
+LG_HIDDEN extern const uintptr_t lg_freed_marker;
+/// Marks a tracked object's address; false when the map could not grow (the object is then not kept).
+LG_HIDDEN bool lg_map_mark(uintptr_t address);
+/// Atomically clears an address's mark; true for the one caller that cleared it.
+LG_HIDDEN bool lg_map_claim(uintptr_t address);
+
+/// glibc's own free, which the preloaded `free` wrapper forwards to.
+extern void __libc_free(void *pointer);
+
 // spin lock (inline: on the hook's fast path)
 LG_HIDDEN void lg_spin_lock_slow(atomic_int *lock);
 
@@ -146,6 +157,28 @@ static inline void lg_release_zombie(void *object) {
         return;
     }
     swift_unownedRelease(object);
+}
+
+/// Drops a record if its object is gone, releasing what LeakGraph holds; returns whether it did.
+///
+/// Two ways an object goes: it was freed with plain `free()` behind the runtime's back (the
+/// preloaded `free` deferred it and wrote `lg_freed_marker` over its metadata word: free it now), or
+/// it was deinitialized (release LeakGraph's unowned reference). The address-map claim decides who
+/// frees a dead object that is also being freed behind our back at this moment: if the claim is
+/// lost, the other side writes the marker and the next sweep frees it.
+static inline bool lg_reap(void *object) {
+    if (LG_UNLIKELY(__atomic_load_n((const uintptr_t *)object, __ATOMIC_ACQUIRE) == lg_freed_marker)) {
+        __libc_free(object);
+        return true;
+    }
+    if (!lg_is_dead(object)) {
+        return false;
+    }
+    if (LG_UNLIKELY(!lg_map_claim((uintptr_t)object))) {
+        return false;
+    }
+    lg_release_zombie(object);
+    return true;
 }
 
 /// Adds to a counter that only one thread writes: a plain load and store, no locked instruction.

@@ -82,7 +82,9 @@ static void lg_table_append_locked(const lg_record *records, size_t count) {
         lg_record *grown = realloc(lg_table_records, capacity * sizeof(lg_record));
         if (grown == NULL) {
             for (size_t index = 0; index < count; index++) {
-                swift_unownedRelease((void *)records[index].object);
+                if (lg_map_claim(records[index].object)) {
+                    swift_unownedRelease((void *)records[index].object);
+                }
             }
             return;
         }
@@ -99,9 +101,7 @@ static void lg_table_sweep_locked(void) {
     size_t kept = 0;
     for (size_t index = 0; index < used; index++) {
         void *object = (void *)lg_table_records[index].object;
-        if (lg_is_dead(object)) {
-            lg_release_zombie(object);
-        } else {
+        if (!lg_reap(object)) {
             lg_table_records[kept++] = lg_table_records[index];
         }
     }
@@ -120,9 +120,7 @@ static void lg_nursery_flush(lg_thread *thread, bool table_locked) {
     uint32_t kept = 0;
     for (uint32_t index = 0; index < count; index++) {
         void *object = (void *)thread->nursery[index].object;
-        if (lg_is_dead(object)) {
-            lg_release_zombie(object);
-        } else {
+        if (!lg_reap(object)) {
             thread->nursery[kept++] = thread->nursery[index];
         }
     }

@@ -44,6 +44,19 @@ static void lg_restore_environment(void) {
     unsetenv("LEAKGRAPH_FRAMES");
 }
 
+extern void __libc_free(void *pointer);
+
+/// Interposes `free` for the whole program: a tracked Swift object freed with plain `free()` (not
+/// through the runtime's release, e.g. by CoreFoundation) is deferred until LeakGraph drops its
+/// record, so the tracker never reads memory that was handed out again. Everything else goes
+/// straight to glibc.
+void free(void *pointer) {
+    if (pointer != NULL && lg_free_intercept(pointer)) {
+        return;
+    }
+    __libc_free(pointer);
+}
+
 static void lg_preload_at_exit(void) {
     if (lg_output_path[0]) leakgraph_preload_check(lg_output_path);
 }

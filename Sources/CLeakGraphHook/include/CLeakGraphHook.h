@@ -139,6 +139,13 @@ void lg_unfreeze(lg_record *records);
 /// id.
 const uintptr_t *lg_stack(uint32_t stack_id, size_t *count);
 
+/// For a preloaded `free()` wrapper: returns 1 when `pointer` is an object LeakGraph tracks (freed
+/// with plain `free()` behind the Swift runtime's back, as CoreFoundation and some compiler-emitted
+/// helpers do). The free is then deferred — the caller must not free the block — and the memory is
+/// released when the tracker drops the record, so no record ever names reused memory. Returns 0 for
+/// every other pointer, which the caller frees as usual. Safe on any thread, lock-free.
+int lg_free_intercept(void *pointer);
+
 /// Fills `stats` with the hook's counters.
 void lg_stats(lg_stats_t *stats);
 

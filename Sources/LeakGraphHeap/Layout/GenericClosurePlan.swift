@@ -60,7 +60,7 @@ final class GenericClosurePlan {
         return unsafeBitCast(stands[parameterCount - 1], to: UnsafeRawPointer.self).pointer(at: 8)
     }
 
-    nonisolated(unsafe) private static let stands: [Any.Type] = [
+    private static let stands: [Any.Type] = [
         GenericStandIn1<Int>.self, GenericStandIn2<Int, Int>.self, GenericStandIn3<Int, Int, Int>.self,
         GenericStandIn4<Int, Int, Int, Int>.self,
     ]
