@@ -41,6 +41,10 @@ let package = Package(
         .target(name: "LeakGraphSymbolication", dependencies: ["CLibDW"]),
         // Stage 5: report values, JSON and text renderers.
         .target(name: "LeakGraphReport", dependencies: ["LeakGraphModel", "LeakGraphAnalysis"]),
+        // Graphviz (cgraph + gvc), found by pkg-config.
+        .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
+        // Stage 5 renderers that draw: DOT text, SVG through libgvc in-process, the HTML report.
+        .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphReport", "CGraphviz"]),
         // Façade: one call from recording to report.
         .target(
             name: "LeakGraph",
@@ -56,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "leakgraph",
             dependencies: [
-                "LeakGraphReport", "LeakGraphSymbolication",
+                "LeakGraphReport", "LeakGraphSymbolication", "LeakGraphGraphviz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -65,6 +69,9 @@ let package = Package(
         .testTarget(name: "LeakGraphHeapTests", dependencies: ["LeakGraphHeap", "LeakGraphRecording", "LeakGraphModel"]),
         .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport"], exclude: ["Golden"]),
         .testTarget(name: "LeakGraphSymbolicationTests", dependencies: ["LeakGraphSymbolication"]),
+        .testTarget(
+            name: "LeakGraphGraphvizTests", dependencies: ["LeakGraphGraphviz", "LeakGraphReport", "LeakGraphModel"], exclude: ["Golden"]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["LeakGraphReport"]),
     ]
 )

@@ -58,7 +58,7 @@ public enum LeakChecker {
             return LeakReport(graph: graph, analysis: analysis, program: program) { stackID in
                 guard let symbolizer else { return [] }
                 let addresses = Recorder.stack(UInt32(stackID))
-                let frames = FramePolicy.userFramesFirst(symbolizer.symbolize(addresses), executablePath: executable)
+                let frames = FramePolicy.userFramesFirst(symbolizer.symbolizeExpandingInlines(addresses), executablePath: executable)
                 return frames.map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }
             }
         }

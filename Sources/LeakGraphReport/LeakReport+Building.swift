@@ -7,7 +7,9 @@ extension LeakReport {
     /// - Leak ids run `0 ..< leakedObjects`, root cycle by root cycle (in ``LeakAnalysis/rootCycles``
     ///   order): the cycle's members, then the objects it holds, each in ascending node order. A leaked
     ///   object in no root cycle (the analysis never produces one) would come last with a `nil` cycle.
-    /// - Cycle ids are the analysis' root-cycle ids (`0 ..< rootCycles`).
+    /// - Cycle ids are the analysis' root-cycle ids (`0 ..< rootCycles`). Each cycle's `fingerprint` is
+    ///   ``LeakGraphAnalysis/LeakAnalysis/fingerprints(in:)`` and its `suspect` is
+    ///   ``LeakGraphAnalysis/LeakAnalysis/suspectReferences(in:)`` with node indices turned into leak ids.
     /// - `address` is `0x` and lowercase hexadecimal; `kind` is the ``ObjectKind`` raw value.
     /// - `references` are all references, of every ownership, whose two endpoints are leaked, ordered by
     ///   source id and then as the walk found them.
@@ -90,8 +92,16 @@ extension LeakReport {
             perSource[from] += 1
         }
 
+        let suspects = analysis.suspectReferences(in: graph)
+        let fingerprints = analysis.fingerprints(in: graph)
         let cycles = analysis.rootCycles.map { cycle in
-            Cycle(id: cycle.id, members: cycle.members.map { leakID[$0] }, holds: cycle.holds.map { leakID[$0] })
+            let suspect = suspects[cycle.id].map {
+                Suspect(from: leakID[$0.from], to: leakID[$0.to], label: $0.label, reason: $0.reason, hint: $0.hint)
+            }
+            return Cycle(
+                id: cycle.id, members: cycle.members.map { leakID[$0] }, holds: cycle.holds.map { leakID[$0] },
+                fingerprint: fingerprints[cycle.id], suspect: suspect
+            )
         }
         let summary = Summary(
             trackedObjects: graph.trackedObjects, liveObjects: nodeCount, leakedObjects: leaks.count,

@@ -175,12 +175,42 @@ public struct LeakReport: Sendable, Codable, Equatable {
         public var members: [Int]
         /// Leak ids of objects leaked only because this cycle holds them.
         public var holds: [Int]
+        /// A stable identifier of the cycle's shape, computed from type names and edge labels only (no
+        /// addresses), so the same leak has the same fingerprint across runs and builds (additional field).
+        public var fingerprint: String?
+        /// The reference most likely to be the mistake, with the reason and a fix hint (additional field).
+        public var suspect: Suspect?
 
         /// Creates a cycle.
-        public init(id: Int, members: [Int], holds: [Int]) {
+        public init(id: Int, members: [Int], holds: [Int], fingerprint: String? = nil, suspect: Suspect? = nil) {
             self.id = id
             self.members = members
             self.holds = holds
+            self.fingerprint = fingerprint
+            self.suspect = suspect
+        }
+    }
+
+    /// The reference of a root cycle most likely to be the mistake.
+    public struct Suspect: Sendable, Codable, Equatable {
+        /// Leak id of the referencing object.
+        public var from: Int
+        /// Leak id of the referenced object.
+        public var to: Int
+        /// The reference's label (`delegate`, `onMessage (closure)`).
+        public var label: String
+        /// Why this reference is the suspect, in one sentence.
+        public var reason: String
+        /// What to change, in one sentence (`make it weak var delegate`).
+        public var hint: String
+
+        /// Creates a suspect.
+        public init(from: Int, to: Int, label: String, reason: String, hint: String) {
+            self.from = from
+            self.to = to
+            self.label = label
+            self.reason = reason
+            self.hint = hint
         }
     }
 }

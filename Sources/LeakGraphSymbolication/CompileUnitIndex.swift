@@ -5,23 +5,17 @@ import CLibDW
 /// `dwfl_module_getsrc` relies on `.debug_aranges`, which Swift objects lack (and they mix DWARF 4 and 5
 /// units), so it fails for every Swift frame. This index is built once per module instead: each unit
 /// (`dwarf_nextcu`, `dwarf_offdie`) with each of its ranges (`dwarf_ranges`, which reads `DW_AT_low_pc`/
-/// `DW_AT_high_pc` as well as `DW_AT_ranges` lists). A line is then found with `dwarf_getsrc_die`.
+/// `DW_AT_high_pc` as well as `DW_AT_ranges` lists). A line is then found with `dwarf_getsrc_die`; the
+/// inlined calls at an address through a per-unit index of function ranges (see ``InlinedCall``).
 ///
 /// Addresses here are DWARF addresses: the process address minus the module's bias.
 struct CompileUnitIndex {
-    private struct Range {
-        var low: Dwarf_Addr
-        var high: Dwarf_Addr
-        var unit: Int
-    }
-
     /// The compile-unit DIEs; they point into the `Dwarf` handle, which lives as long as the `Dwfl` session.
     private var units: [Dwarf_Die] = []
-    /// Every range of every unit, sorted by `low`.
-    private var ranges: [Range] = []
-    /// `reachingHigh[i]` is the largest `high` among `ranges[0...i]`, so a search can stop scanning back early
-    /// even if ranges nest or overlap.
-    private var reachingHigh: [Dwarf_Addr] = []
+    /// Every range of every unit, with the unit's position in `units`.
+    private var ranges = AddressRangeTable<Int>()
+    /// Per unit position, its functions' code ranges, built the first time inlined calls are looked up there.
+    private var subprograms: [Int: AddressRangeTable<Dwarf_Die>] = [:]
 
     /// The number of compile units with at least one address range.
     var unitCount: Int { units.count }
@@ -37,54 +31,18 @@ struct CompileUnitIndex {
             defer { offset = nextOffset }
             var die = Dwarf_Die()
             guard dwarf_offdie(dwarf, offset + Dwarf_Off(headerSize), &die) != nil else { continue }
-            let unit = units.count
-            var found = false
-            var base: Dwarf_Addr = 0
-            var low: Dwarf_Addr = 0
-            var high: Dwarf_Addr = 0
-            var rangeOffset = dwarf_ranges(&die, 0, &base, &low, &high)
-            while rangeOffset > 0 {
-                if high > low {
-                    ranges.append(Range(low: low, high: high, unit: unit))
-                    found = true
-                }
-                rangeOffset = dwarf_ranges(&die, rangeOffset, &base, &low, &high)
-            }
-            if found {
+            if ranges.addRanges(of: &die, value: units.count) {
                 units.append(die)
             }
         }
-        ranges.sort { $0.low < $1.low }
-        var highest: Dwarf_Addr = 0
-        reachingHigh = ranges.map { range in
-            highest = max(highest, range.high)
-            return highest
-        }
+        ranges.seal()
     }
 
     /// The compile unit whose ranges contain `address` (a DWARF address), or `nil`.
     ///
     /// - Complexity: O(log *r*) when ranges do not overlap.
     func unit(containing address: Dwarf_Addr) -> Dwarf_Die? {
-        // The first range that starts after `address`; candidates are before it.
-        var lower = 0
-        var upper = ranges.count
-        while lower < upper {
-            let middle = (lower + upper) / 2
-            if ranges[middle].low <= address {
-                lower = middle + 1
-            } else {
-                upper = middle
-            }
-        }
-        var index = lower - 1
-        while index >= 0, reachingHigh[index] > address {
-            if ranges[index].high > address {
-                return units[ranges[index].unit]
-            }
-            index -= 1
-        }
-        return nil
+        ranges.value(containing: address).map { units[$0] }
     }
 
     /// The source file and line of `address` (a DWARF address) from the line table of its compile unit.
@@ -97,18 +55,39 @@ struct CompileUnitIndex {
         else {
             return nil
         }
-        var path = String(cString: file)
-        // Thunks and other code without a source say so by this file name (with line 0).
-        if path.hasSuffix("<compiler-generated>") {
+        guard let path = Self.sourcePath(String(cString: file), unit: &unit) else {
             return nil
-        }
-        // DWARF 5 line tables (clang's default) may name files relative to the unit's build directory.
-        if !path.hasPrefix("/"), let directory = Self.compilationDirectory(of: &unit), directory.hasPrefix("/") {
-            path = directory.hasSuffix("/") ? directory + path : directory + "/" + path
         }
         var number: Int32 = 0
         let lineNumber = dwarf_lineno(line, &number) == 0 && number > 0 ? Int(number) : nil
         return (path, lineNumber)
+    }
+
+    /// The inlined calls whose code holds `address` (a DWARF address), outermost first; empty when the address
+    /// is in no inlined code or its unit is unknown. See ``InlinedCall``.
+    ///
+    /// The first lookup in a unit indexes the code ranges of all its functions (one walk over the unit's DIEs);
+    /// each lookup then walks only the DIEs of the function holding the address.
+    mutating func inlinedCalls(at address: Dwarf_Addr) -> [InlinedCall] {
+        guard let position = ranges.value(containing: address) else { return [] }
+        if subprograms[position] == nil {
+            subprograms[position] = InlinedCall.functionRanges(in: units[position])
+        }
+        guard let function = subprograms[position]?.value(containing: address) else { return [] }
+        return InlinedCall.chain(in: units[position], function: function, at: address)
+    }
+
+    /// A file name from `unit`'s line or file table as shown in frames: `nil` for `<compiler-generated>` (thunks
+    /// and other code without a source) and for libdw's `???` (no file); a relative name made absolute with the
+    /// unit's `DW_AT_comp_dir` when that is absolute (DWARF 5 tables may name files relative to it).
+    static func sourcePath(_ name: String, unit: inout Dwarf_Die) -> String? {
+        if name.hasSuffix("<compiler-generated>") || name == "???" || name.isEmpty {
+            return nil
+        }
+        if !name.hasPrefix("/"), let directory = compilationDirectory(of: &unit), directory.hasPrefix("/") {
+            return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        }
+        return name
     }
 
     private static func compilationDirectory(of unit: inout Dwarf_Die) -> String? {

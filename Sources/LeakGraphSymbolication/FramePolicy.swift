@@ -7,8 +7,10 @@
 /// - **user**: the program's own code — frames in the executable, or in a library that is neither part of
 ///   the Swift toolchain nor of the system.
 /// - **library**: everything else — toolchain libraries (`libswift*`, Foundation, XCTest, Testing, Dispatch,
-///   anything under a `…/usr/lib/swift/` directory), system libraries (`/lib`, `/usr/lib`, …), and
-///   addresses outside any module.
+///   anything under a `…/usr/lib/swift/` directory), system libraries (`/lib`, `/usr/lib`, …), addresses
+///   outside any module, and functions of a toolchain module (the standard library, Foundation, …) that the
+///   compiler inlined into user code (``SymbolizedFrame/isInlined``, judged by the Swift module in the
+///   mangled name, e.g. `$ss…` for `Swift`).
 ///
 /// The rules look only at the module path and the function name, so they are cheap and predictable.
 public enum FramePolicy {
@@ -46,6 +48,49 @@ public enum FramePolicy {
         return kept.isEmpty ? frames : kept
     }
 
+    /// The frame to name as the place an object was created: the first user frame with a file and a line that
+    /// is not compiler-generated (see ``isCompilerGenerated(_:)``).
+    ///
+    /// In a debug build the innermost user frame of an allocation is the class's `__allocating_init`, which
+    /// has no line; in a release build that initializer is inlined (see
+    /// ``Symbolizer/symbolizeExpandingInlines(_:as:)``) and its inlined frame has no line either. Both are
+    /// skipped, so the site is the line that called the initializer.
+    ///
+    /// Falling back, in order: the first non-runtime frame with a file and a line that is not
+    /// compiler-generated; the first user frame with a file; the first non-runtime frame with a file; the first
+    /// user frame; the first non-runtime frame; the first frame. `nil` only for an empty backtrace.
+    ///
+    /// - Parameters:
+    ///   - frames: A backtrace, innermost frame first (in any order: the rule looks at categories, not positions).
+    ///   - executablePath: The program's executable (see ``isUserFrame(_:executablePath:)``).
+    /// - Complexity: O(*n*).
+    public static func creationSite(_ frames: [SymbolizedFrame], executablePath: String?) -> SymbolizedFrame? {
+        let categories = frames.map { category(of: $0, executablePath: executablePath) }
+        func first(_ accepts: (SymbolizedFrame, Category) -> Bool) -> SymbolizedFrame? {
+            zip(frames, categories).first { accepts($0, $1) }?.0
+        }
+        func placed(_ frame: SymbolizedFrame) -> Bool {
+            frame.file != nil && frame.line != nil && !isCompilerGenerated(frame)
+        }
+        return first { placed($0) && $1 == .user }
+            ?? first { placed($0) && $1 != .runtime }
+            ?? first { $0.file != nil && $1 == .user }
+            ?? first { $0.file != nil && $1 != .runtime }
+            ?? first { $1 == .user }
+            ?? first { $1 != .runtime }
+            ?? frames.first
+    }
+
+    /// Whether `frame` is code the compiler wrote rather than a line a person wrote: a class's allocating
+    /// initializer (`__allocating_init`, which only allocates and calls `init`) or a thunk (reabstraction,
+    /// dispatch, vtable and `@objc` thunks, protocol witnesses, partial-apply forwarders), judged by its
+    /// demangled name.
+    public static func isCompilerGenerated(_ frame: SymbolizedFrame) -> Bool {
+        let function = frame.function
+        return function.contains("__allocating_init")
+            || compilerGeneratedPrefixes.contains { function.hasPrefix($0) }
+    }
+
     /// Whether `frame` is the program's own code: not a runtime frame, and either in the executable or in a
     /// library that is neither a toolchain nor a system library.
     ///
@@ -74,6 +119,11 @@ public enum FramePolicy {
         guard let module = frame.module else {
             return .library
         }
+        if frame.isInlined, let name = frame.rawSymbol, let swiftModule = swiftModule(ofMangledName: name),
+            toolchainSwiftModules.contains(swiftModule)
+        {
+            return .library
+        }
         if let executablePath, module == executablePath || fileName(module) == fileName(executablePath) {
             return .user
         }
@@ -88,6 +138,42 @@ public enum FramePolicy {
         "linux-vdso", "[vdso]",
     ]
     private static let systemDirectories = ["/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/"]
+
+    private static let compilerGeneratedPrefixes = [
+        "reabstraction thunk", "thunk for ", "dispatch thunk of ", "vtable thunk for ", "protocol witness for ",
+        "partial apply forwarder for ", "@objc ", "@nonobjc ", "autoclosure thunk",
+    ]
+    /// Swift modules shipped with the toolchain, whose inlined functions are library code.
+    private static let toolchainSwiftModules: Set<Substring> = [
+        "Swift", "_Concurrency", "_StringProcessing", "_RegexParser", "RegexBuilder", "Synchronization",
+        "Observation", "Distributed", "_Differentiation", "Cxx", "CxxStdlib", "Glibc", "Musl", "SwiftGlibc",
+        "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking",
+        "FoundationXML", "_FoundationCShims", "Dispatch", "XCTest", "Testing", "Runtime", "_Backtracing",
+    ]
+
+    /// The module a Swift mangled name (`$s…`, `_$s…`) starts in: `Swift` for the standard library's
+    /// shorthands (`$ss…`, `$sSa…`), the spelled-out module name otherwise (`$s8ring_rel…` → `ring_rel`), `nil`
+    /// for anything else.
+    private static func swiftModule(ofMangledName name: String) -> Substring? {
+        var rest = Substring(name)
+        for prefix in ["_$s", "$s"] where rest.hasPrefix(prefix) {
+            rest = rest.dropFirst(prefix.count)
+            guard let first = rest.first else { return nil }
+            if first == "s" {
+                return "Swift"
+            }
+            if first == "S" {
+                // `So` and `SC` stand for imported C declarations; other `S` shorthands are standard types.
+                let second = rest.dropFirst().first
+                return second == "o" || second == "C" ? nil : "Swift"
+            }
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard let length = Int(digits), length > 0 else { return nil }
+            let module = rest.dropFirst(digits.count).prefix(length)
+            return module.count == length ? module : nil
+        }
+        return nil
+    }
 
     private static func isToolchainOrSystemLibrary(_ module: String) -> Bool {
         let name = fileName(module)

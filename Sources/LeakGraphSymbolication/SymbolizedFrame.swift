@@ -14,11 +14,16 @@ public struct SymbolizedFrame: Sendable, Hashable {
     /// The path of the executable or shared object holding the address, as mapped in the process, or `nil`
     /// if the address is not in any mapped module.
     public var module: String?
+    /// Whether this frame is a function the compiler inlined into its caller (the next frame, at the same
+    /// address) rather than one with a stack frame of its own. Only
+    /// ``Symbolizer/symbolizeExpandingInlines(_:as:)`` makes such frames; their ``rawSymbol`` is the inlined
+    /// function's linkage name from DWARF, not a symbol-table entry.
+    public var isInlined: Bool
 
     /// Creates a frame.
     public init(
         address: UInt, function: String, rawSymbol: String? = nil, file: String? = nil, line: Int? = nil,
-        module: String? = nil
+        module: String? = nil, isInlined: Bool = false
     ) {
         self.address = address
         self.function = function
@@ -26,6 +31,7 @@ public struct SymbolizedFrame: Sendable, Hashable {
         self.file = file
         self.line = line
         self.module = module
+        self.isInlined = isInlined
     }
 
     /// A frame for an address nothing is known about: its function is the address in hex.

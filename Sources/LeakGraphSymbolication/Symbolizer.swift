@@ -13,6 +13,10 @@ import CLibDW
 /// (`dwfl_module_getsrc` fails for Swift code). Indexes are built the first time a module is hit; results
 /// are cached per address.
 ///
+/// ``symbolizeExpandingInlines(_:as:)`` also reports the functions the compiler inlined at an address, one frame
+/// each, as `addr2line -i` does (see ``InlinedCall``): in optimized code an allocation usually sits in an
+/// inlined initializer, whose caller's line is only known from the inlining record.
+///
 /// The modules are those mapped when the symbolizer was created: a library `dlopen`ed later is unknown to
 /// it (its addresses come back as `0x…`); create a new symbolizer then.
 ///
@@ -53,14 +57,24 @@ public final class Symbolizer {
         }
 
         func sourceLocation(of address: Dwarf_Addr) -> (file: String, line: Int?)? {
-            if !indexed {
-                indexed = true
-                if let dwarf = dwfl_module_getdwarf(module, &bias) {
-                    index = CompileUnitIndex(dwarf: dwarf)
-                }
-            }
+            loadIndexIfNeeded()
             guard let index, address >= bias else { return nil }
             return index.sourceLocation(of: address - bias)
+        }
+
+        /// The inlined calls at `address` (a process address), outermost first.
+        func inlinedCalls(at address: Dwarf_Addr) -> [InlinedCall] {
+            loadIndexIfNeeded()
+            guard address >= bias else { return [] }
+            return index?.inlinedCalls(at: address - bias) ?? []
+        }
+
+        private func loadIndexIfNeeded() {
+            guard !indexed else { return }
+            indexed = true
+            if let dwarf = dwfl_module_getdwarf(module, &bias) {
+                index = CompileUnitIndex(dwarf: dwarf)
+            }
         }
     }
 
@@ -71,6 +85,7 @@ public final class Symbolizer {
     private let session: OpaquePointer
     private var modules: [OpaquePointer: ModuleInfo] = [:]
     private var cache: [CacheKey: SymbolizedFrame] = [:]
+    private var expandedCache: [CacheKey: [SymbolizedFrame]] = [:]
 
     /// Reads the memory map of process `processID` (by default this one) and its modules' symbol tables.
     ///
@@ -126,6 +141,67 @@ public final class Symbolizer {
     /// Resolves a backtrace, all of whose addresses are of one kind (return addresses by default).
     public func symbolize(_ addresses: [UInt], as kind: AddressKind = .returnAddress) -> [SymbolizedFrame] {
         addresses.map { symbolize($0, as: kind) }
+    }
+
+    /// Resolves one address into the frames it stands for: the functions inlined there, innermost first, each
+    /// marked ``SymbolizedFrame/isInlined``, then the function that holds the code (the frame
+    /// ``symbolize(_:as:)`` gives, with its line moved to the outermost inlined call). The result is cached.
+    ///
+    /// - The innermost frame's file and line come from the line table, as in ``symbolize(_:as:)``.
+    /// - Each outer frame's file and line are where the frame inside it was inlined (`DW_AT_call_file`,
+    ///   `DW_AT_call_line`); `<compiler-generated>` gives no file and line 0 no line.
+    /// - Inlined frames are named from DWARF: a Swift linkage name demangled, else the qualified `DW_AT_name`.
+    ///
+    /// Without inlining at the address, or without DWARF for its module, the result is the one frame of
+    /// ``symbolize(_:as:)``. All frames carry the address as recorded.
+    ///
+    /// - Complexity: the first lookup of an address walks the DIEs on the path from its compile unit down to
+    ///   the innermost scope; later ones are a cache hit.
+    public func symbolizeExpandingInlines(_ address: UInt, as kind: AddressKind = .returnAddress) -> [SymbolizedFrame] {
+        let key = CacheKey(address: address, kind: kind)
+        if let frames = expandedCache[key] {
+            return frames
+        }
+        let frame = symbolize(address, as: kind)
+        let lookup = kind == .returnAddress && address > 0 ? address - 1 : address
+        var frames = [frame]
+        if let module = dwfl_addrmodule(session, Dwarf_Addr(lookup)) {
+            let calls = moduleInfo(module).inlinedCalls(at: Dwarf_Addr(lookup))
+            frames = Self.expand(frame, calls: calls)
+        }
+        expandedCache[key] = frames
+        return frames
+    }
+
+    /// Resolves a backtrace, expanding inlined functions (see ``symbolizeExpandingInlines(_:as:)``): the frames of
+    /// each address in turn, so an address stands for one frame or more.
+    public func symbolizeExpandingInlines(_ addresses: [UInt], as kind: AddressKind = .returnAddress)
+        -> [SymbolizedFrame]
+    {
+        addresses.flatMap { symbolizeExpandingInlines($0, as: kind) }
+    }
+
+    /// `frame` (from the symbol and line tables) preceded by one frame per inlined call, innermost first.
+    private static func expand(_ frame: SymbolizedFrame, calls: [InlinedCall]) -> [SymbolizedFrame] {
+        guard !calls.isEmpty else { return [frame] }
+        var frames: [SymbolizedFrame] = []
+        frames.reserveCapacity(calls.count + 1)
+        // Where the code at the address sits: first the line table's answer, then each call site going out.
+        var file = frame.file
+        var line = frame.line
+        for call in calls.reversed() {
+            frames.append(
+                SymbolizedFrame(
+                    address: frame.address, function: call.function ?? SymbolizedFrame.hexadecimal(frame.address),
+                    rawSymbol: call.linkageName, file: file, line: line, module: frame.module, isInlined: true))
+            file = call.callFile
+            line = call.callLine
+        }
+        var outermost = frame
+        outermost.file = file
+        outermost.line = line
+        frames.append(outermost)
+        return frames
     }
 
     private func resolve(_ address: UInt, lookingUp lookup: Dwarf_Addr) -> SymbolizedFrame {

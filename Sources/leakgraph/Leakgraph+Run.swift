@@ -4,15 +4,24 @@ import LeakGraphReport
 import LeakGraphSymbolication
 
 extension Leakgraph {
-    /// `leakgraph run [--json PATH] [--text PATH] [--frames N] -- EXECUTABLE [ARGUMENTS…]`.
+    /// `leakgraph run [--json PATH] [--text PATH] [--dot PATH] [--svg PATH] [--html PATH] [--frames N] --
+    /// EXECUTABLE [ARGUMENTS…]`.
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
-            usage: "leakgraph run [--json <path>] [--text <path>] [--frames <n>] -- <executable> [<argument> ...]",
+            usage: """
+                leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
+                [--frames <n>] -- <executable> [<argument> ...]
+                """,
             discussion: """
                 The program runs with libLeakGraphPreload.so preloaded; when it exits normally (main \
                 returns or it calls exit()) every object it can no longer reach is reported, grouped by \
                 root cycle. The text summary goes to standard error unless --text names a file.
+
+                --dot, --svg and --html draw the leaked objects as memory graphs (laid out in-process \
+                with libgvc). With one root cycle PATH gets its graph; with several, PATH gets an \
+                overview and each cycle its own file, PATH with -cycle-N before the extension \
+                (ring.svg → ring-cycle-1.svg, …). The HTML report is one self-contained file.
 
                 Exit status: 1 when leaks were found; 2 for a usage or tool error (missing executable, \
                 statically linked Swift runtime, a program that crashed before the check, …); otherwise \
@@ -35,6 +44,27 @@ extension Leakgraph {
             help: ArgumentHelp("Write the text summary to this file instead of standard error.", valueName: "path")
         )
         var textPath: String?
+
+        /// Where to write the memory graphs as Graphviz DOT text, if anywhere.
+        @Option(
+            name: .customLong("dot"),
+            help: ArgumentHelp("Write the memory graphs as Graphviz DOT to this file.", valueName: "path")
+        )
+        var dotPath: String?
+
+        /// Where to write the memory graphs as SVG, if anywhere.
+        @Option(
+            name: .customLong("svg"),
+            help: ArgumentHelp("Write the memory graphs as SVG to this file.", valueName: "path")
+        )
+        var svgPath: String?
+
+        /// Where to write the self-contained HTML report, if anywhere.
+        @Option(
+            name: .customLong("html"),
+            help: ArgumentHelp("Write the HTML report (summary, graphs, backtraces) to this file.", valueName: "path")
+        )
+        var htmlPath: String?
 
         /// How many creation-stack frames the preload library records per object (`LEAKGRAPH_FRAMES`).
         @Option(help: ArgumentHelp("Creation-stack frames to record per object (0–64; 0 records none).", valueName: "n"))
@@ -73,6 +103,7 @@ extension Leakgraph {
             if let textPath {
                 try ReportOutput.checkWritable(textPath, what: "text summary")
             }
+            try ReportOutput.checkGraphOutputsWritable(dot: dotPath, svg: svgPath, html: htmlPath)
 
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
@@ -129,7 +160,7 @@ extension Leakgraph {
             report.summary.leakedObjects > 0 ? 1 : Int32(truncatingIfNeeded: report.program.exitStatus)
         }
 
-        /// Writes the JSON report and the text summary where the options say.
+        /// Writes the JSON report, the text summary and the graphs where the options say.
         private func publish(_ report: LeakReport) throws(ToolError) {
             if let jsonPath {
                 let data: Data
@@ -147,6 +178,7 @@ extension Leakgraph {
             } else {
                 writeToStandardError(text.hasSuffix("\n") ? text : text + "\n")
             }
+            try ReportOutput.writeGraphOutputs(report: report, dot: dotPath, svg: svgPath, html: htmlPath)
         }
     }
 }

@@ -7,10 +7,11 @@ struct Leakgraph: ParsableCommand {
         commandName: "leakgraph",
         abstract: "Find memory leaks and retain cycles in Swift programs.",
         discussion: """
-            Exit status: 1 when leaks were found, 2 for a usage or tool error, otherwise the checked \
-            program's own exit status.
+            Exit status of `run`: 1 when leaks were found, 2 for a usage or tool error, otherwise the \
+            checked program's own exit status. `report` exits with 0 once it has rendered the report \
+            (leaks or not) and with 2 for a usage or tool error.
             """,
-        subcommands: [Run.self]
+        subcommands: [Run.self, Report.self]
     )
 
     /// Parses the command line, runs the subcommand and exits with LeakGraph's exit statuses: usage

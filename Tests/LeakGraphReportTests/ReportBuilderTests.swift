@@ -51,7 +51,20 @@ struct ReportBuilderTests {
         #expect(report.schemaVersion == 1)
         #expect(report.program == .init(path: "/bin/app", arguments: ["-v"], exitStatus: 3))
         #expect(report.summary == .init(trackedObjects: 10, liveObjects: 7, leakedObjects: 5, leakedBytes: 152, rootCycles: 2))
-        #expect(report.cycles == [.init(id: 0, members: [0, 1], holds: [2, 3]), .init(id: 1, members: [4], holds: [])])
+        #expect(
+            report.cycles.map { LeakReport.Cycle(id: $0.id, members: $0.members, holds: $0.holds) }
+                == [.init(id: 0, members: [0, 1], holds: [2, 3]), .init(id: 1, members: [4], holds: [])]
+        )
+        // Suspects by leak ids: the ring's closing `next` (into leak 0 from leak 1), the Leaf's `me`.
+        #expect(report.cycles.map { $0.suspect.map { [$0.from, $0.to] } } == [[1, 0], [4, 4]])
+        #expect(report.cycles.map { $0.suspect?.label } == ["next", "me"])
+        #expect(report.cycles[1].suspect?.reason == "the object references itself")
+        #expect(
+            report.cycles.map(\.fingerprint) == [
+                CycleFingerprint.fingerprint(of: [.init(sourceType: "App.Node", label: "next", targetType: "App.Node")]),
+                CycleFingerprint.fingerprint(of: [.init(sourceType: "App.Leaf", label: "me", targetType: "App.Leaf")]),
+            ]
+        )
         func frames(_ stackID: Int) -> [LeakReport.Frame] { [.init(function: "f\(stackID)", file: "main.swift", line: stackID)] }
         #expect(report.leaks == [
             .init(id: 0, address: "0x1080", type: "App.Node", kind: "class", size: 32, retainCount: 1, cycle: 0, backtrace: frames(1), proof: .init(retainCount: 1, inEdges: [1])),

@@ -48,8 +48,13 @@ struct TextReportTests {
         #expect(lines.contains("ROOT CYCLE #1: 100,000 objects, 1,600,000 bytes"))
         #expect(lines.filter { $0.hasPrefix("     —next→ Link (0x") }.count == 19)
         #expect(lines.contains("     … 99,980 more objects in this cycle"))
-        // Header (3), blank, cycle title, 20 object lines, the elision, and the "" after the final newline.
-        #expect(lines.count == 3 + 1 + 1 + 20 + 1 + 1)
+        // The ring as one abbreviated path, closed by the suspect: the link from the last object to the first.
+        #expect(lines.contains("   Link.next → Link.next → … (100,000 objects in the ring) → Link.next → Link"))
+        #expect(lines.contains { $0.hasPrefix("   Suspect: Link.next — ") })
+        #expect(lines.contains { $0.hasPrefix("   Fingerprint: ") })
+        // Header (3), blank, cycle title, ring, suspect, fingerprint, 20 object lines, the elision, and the
+        // "" after the final newline.
+        #expect(lines.count == 3 + 1 + 1 + 3 + 20 + 1 + 1)
     }
 
     @Test("leaked objects outside every listed cycle are still listed, by type")

@@ -8,25 +8,36 @@
 /// Command: /work/LinkedRing --leak   (exit status 0)
 ///
 /// ROOT CYCLE #1: 10 objects, 320 bytes
+///    DummyObject.next → DummyObject.next → … (10 objects in the ring) → DummyObject.next → DummyObject
+///    Suspect: DummyObject.next — no reference in the cycle is named like a back-reference, … Fix: break the ring here: …
+///    Fingerprint: 43a685ad0b19f2ad
 ///    DummyObject (0x5555aa001000, 32 bytes)  created at main.swift:12 in makeRing()
 ///      —next→ DummyObject (0x5555aa001040, 32 bytes)  created at main.swift:12 in makeRing()
 ///      …
-///      —next→ ↺ DummyObject (0x5555aa001000)   (back to the start)
+///      —next→ ↺ DummyObject (0x5555aa001000)   (back to the start)  ← suspect
 ///    holds 3 objects, 96 bytes: Payload × 3 (96 bytes)
 /// ```
 ///
 /// - **Header**: leaks and leaked bytes; tracked and live objects and root cycles; the command line
 ///   and exit status.
 /// - **Root cycles**, numbered `#1`, `#2`, … in report order (JSON cycle id + 1). The header counts the
-///   cycle's members. The members are drawn as a depth-first tree over the strong references among them,
-///   starting at the first member: each object once, with its first line `—label→ Type (address,
-///   size)`; a reference to an object already drawn is a `↺` line (`back to the start` for the first
-///   member, `shown above` otherwise). A run of lines at one indentation is a path (each line is
-///   referenced by the one above); an object with several references, or one with siblings, indents its
-///   references two more columns. At most `pathLimit` lines are drawn per cycle, then `… N more objects
-///   in this cycle`. The tree is built with an explicit stack, so a ring of any length is safe.
-/// - **Creation site**: the first backtrace frame with a source file (the user's own frames come first),
-///   else the first frame: `created at file.swift:12 in function` (file name without its directory).
+///   cycle's members. Then the **leak trace** (TextReport+LeakTrace.swift): the ring through the cycle's
+///   suspect as one path line (`MainViewController.registry → BikeRegistry.delegate → MainViewController`,
+///   abbreviated past six references), `Suspect: Type.label — reason. Fix: hint.`, and `Fingerprint: …`;
+///   the first two need the cycle's `suspect`, the last its `fingerprint`. Then the members are drawn as
+///   a depth-first tree over the strong references among them, starting at the first member: each
+///   object once, with its first line `—label→ Type (address, size)`; a reference to an object already
+///   drawn is a `↺` line (`back to the start` for the first member, `shown above` otherwise). A run of
+///   lines at one indentation is a path (each line is referenced by the one above); an object with
+///   several references, or one with siblings, indents its references two more columns. The line drawing
+///   the suspect reference ends with `← suspect`. At most `pathLimit` lines are drawn per cycle, then
+///   `… N more objects in this cycle`. The tree is built with an explicit stack, so a ring of any length
+///   is safe.
+/// - **Creation site**: the first backtrace frame (the user's own frames come first) with a source file and a
+///   line that is not compiler-generated — a class's `__allocating_init` or a thunk, which only allocate or
+///   forward, so the line that called them is shown instead; else the first frame with a file, else the
+///   first frame: `created at file.swift:12 in function` (file name without its directory). The same rule as
+///   `FramePolicy.creationSite` in LeakGraphSymbolication, on report frames.
 /// - **Held objects**: `holds N objects, B bytes:` then the types, largest byte total first, as
 ///   `Type × count (bytes)`; at most ten types, then `… and N more types`.
 /// - **Type names** drop their leading module (`LinkedRing.DummyObject` → `DummyObject`) unless two leaked
@@ -54,7 +65,7 @@ public enum TextReport {
 }
 
 /// The state of one rendering: indexes built from the report and the output so far.
-private struct TextRenderer {
+struct TextRenderer {
     let report: LeakReport
     let pathLimit: Int
     /// Leak id → position in `report.leaks`.
@@ -138,7 +149,8 @@ private struct TextRenderer {
         let memberBytes = members.reduce(0) { $0 + report.leaks[$1].size }
         let title = "\(count(members.count, "object")), \(count(memberBytes, "byte"))"
         lines.append("ROOT CYCLE #\(ordinal + 1): \(title)")
-        renderTree(members)
+        renderTrace(cycle, members: members)
+        renderTree(members, suspect: suspectEdge(of: cycle))
         if !held.isEmpty {
             let heldBytes = held.reduce(0) { $0 + report.leaks[$1].size }
             lines.append("   holds \(count(held.count, "object")), \(count(heldBytes, "byte")): \(typeGroups(held))")
@@ -152,8 +164,10 @@ private struct TextRenderer {
         var indent: Int
     }
 
-    /// Draws the members as depth-first trees over their strong references, iteratively.
-    mutating func renderTree(_ members: [Int]) {
+    /// Draws the members as depth-first trees over their strong references, iteratively; the first line
+    /// drawing the `suspect` reference (positions and label) ends with `  ← suspect`.
+    mutating func renderTree(_ members: [Int], suspect: SuspectEdge? = nil) {
+        var suspect = suspect
         var isMember: Set<Int> = []
         isMember.reserveCapacity(members.count)
         for member in members { isMember.insert(member) }
@@ -180,13 +194,18 @@ private struct TextRenderer {
                 budget -= 1
                 let (target, label) = edges[edge]
                 let pad = String(repeating: " ", count: top.indent)
+                var marker = ""
+                if let edge = suspect, edge.from == top.node, edge.to == target, edge.label == label {
+                    marker = TextRenderer.suspectMarker
+                    suspect = nil
+                }
                 if drawn.contains(target) {
                     let note = target == start ? "(back to the start)" : "(shown above)"
                     let address = report.leaks[target].address
-                    lines.append("\(pad)—\(label)→ ↺ \(typeText(target)) (\(address))   \(note)")
+                    lines.append("\(pad)—\(label)→ ↺ \(typeText(target)) (\(address))   \(note)\(marker)")
                 } else {
                     drawn.insert(target)
-                    lines.append("\(pad)—\(label)→ \(objectText(target))")
+                    lines.append("\(pad)—\(label)→ \(objectText(target))\(marker)")
                     let siblings = memberEdgeCount(top.node, isMember) > 1
                     let ownEdges = memberEdgeCount(target, isMember)
                     let childIndent = siblings || ownEdges > 1 ? top.indent + 2 : top.indent
@@ -228,14 +247,29 @@ private struct TextRenderer {
         return text
     }
 
-    /// `at main.swift:12 in makeRing()` from the first frame with a file, else the first frame.
+    /// `at main.swift:12 in makeRing()` from the first frame with a file and a line that is not
+    /// compiler-generated, else the first frame with a file, else the first frame.
     static func creationSite(_ backtrace: [LeakReport.Frame]) -> String? {
-        guard let frame = backtrace.first(where: { $0.file != nil }) ?? backtrace.first else { return nil }
+        let placed = backtrace.first { $0.file != nil && $0.line != nil && !Self.isCompilerGenerated($0.function) }
+        guard let frame = placed ?? backtrace.first(where: { $0.file != nil }) ?? backtrace.first else {
+            return nil
+        }
         guard let file = frame.file else { return "in \(frame.function)" }
         let fileName = file.split(separator: "/").last.map(String.init) ?? file
         let place = frame.line.map { "\(fileName):\($0)" } ?? fileName
         return "at \(place) in \(frame.function)"
     }
+
+    /// Whether a demangled function name is a class's allocating initializer or a thunk (as
+    /// `FramePolicy.isCompilerGenerated` judges symbolized frames).
+    static func isCompilerGenerated(_ function: String) -> Bool {
+        function.contains("__allocating_init") || compilerGeneratedPrefixes.contains { function.hasPrefix($0) }
+    }
+
+    private static let compilerGeneratedPrefixes = [
+        "reabstraction thunk", "thunk for ", "dispatch thunk of ", "vtable thunk for ", "protocol witness for ",
+        "partial apply forwarder for ", "@objc ", "@nonobjc ", "autoclosure thunk",
+    ]
 
     /// `Payload × 3 (96 bytes), Box × 1 (32 bytes)`: largest byte total first, then count, then name.
     func typeGroups(_ indices: [Int]) -> String {

@@ -1,0 +1,137 @@
+import LeakGraphModel
+
+/// The leak trace lines of a root cycle in the text report: the ring as one path, the suspect reference
+/// with its reason and fix, and the fingerprint.
+///
+/// ```
+///    MainViewController.registry → BikeRegistry.delegate → MainViewController
+///    Suspect: BikeRegistry.delegate — `delegate` is named like a back-reference, yet it holds its target strongly. Fix: make it `weak var delegate`.
+///    Fingerprint: 5b0e1c9a7f3d2e41
+/// ```
+extension TextRenderer {
+    /// A reference of the report by leak positions.
+    struct SuspectEdge {
+        var from: Int
+        var to: Int
+        var label: String
+    }
+
+    /// The text appended to the tree line that draws the suspect reference.
+    static let suspectMarker = "  ← suspect"
+
+    /// Rings with more references than this are written abbreviated (see ``ringText(_:suspect:)``).
+    static let ringStepLimit = 6
+
+    /// The suspect of `cycle` by leak positions, when it has one that names two leaks of the report.
+    func suspectEdge(of cycle: LeakReport.Cycle) -> SuspectEdge? {
+        guard let suspect = cycle.suspect, let from = position[suspect.from], let to = position[suspect.to] else {
+            return nil
+        }
+        return SuspectEdge(from: from, to: to, label: suspect.label)
+    }
+
+    /// Appends the ring path and suspect lines (when the cycle has a suspect) and the fingerprint line (when
+    /// it has a fingerprint).
+    ///
+    /// The ring is the shortest path over strong references among the cycle's `members` (positions) from
+    /// the suspect's target back to its source (breadth-first, references in report order), closed by the
+    /// suspect itself. It is written from the suspect's target, or from a class instance when that target
+    /// is a closure context or storage (see ``startOfRing(_:)``), each step as `Type.label` (`Type[3]` for a subscript label), then the first
+    /// type again. A ring of more than ``ringStepLimit`` references shows its first two references, the
+    /// suspect and the last, with `… (N objects in the ring)` for what is left out.
+    mutating func renderTrace(_ cycle: LeakReport.Cycle, members: [Int]) {
+        if let suspect = cycle.suspect, let edge = suspectEdge(of: cycle) {
+            if let steps = ring(closedBy: edge, members: members) {
+                let start = startOfRing(steps)
+                lines.append("   " + ringText(Array(steps[start...] + steps[..<start]), suspect: steps.count - 1 - start))
+            }
+            let reason = Self.sentence(suspect.reason)
+            let hint = Self.sentence(suspect.hint)
+            lines.append("   Suspect: \(stepText(edge.from, edge.label)) — \(reason) Fix: \(hint)")
+        }
+        if let fingerprint = cycle.fingerprint {
+            lines.append("   Fingerprint: \(fingerprint)")
+        }
+    }
+
+    /// The references of the ring through `edge`, starting at its target and ending with `edge`, or `nil`
+    /// when no path leads back from the target to the source among `members`.
+    ///
+    /// - Complexity: O(*m* + *e*) for the members and their references.
+    func ring(closedBy edge: SuspectEdge, members: [Int]) -> [SuspectEdge]? {
+        let start = edge.to
+        let goal = edge.from
+        var path: [SuspectEdge] = []
+        if start != goal {
+            var isMember: Set<Int> = []
+            isMember.reserveCapacity(members.count)
+            for member in members { isMember.insert(member) }
+            guard isMember.contains(start), isMember.contains(goal) else { return nil }
+            // Breadth-first from the start; `reachedBy[n]` is the reference that first reached `n`.
+            var reachedBy: [Int: SuspectEdge] = [start: SuspectEdge(from: start, to: start, label: "")]
+            var queue = [start]
+            var head = 0
+            search: while head < queue.count {
+                let node = queue[head]
+                head += 1
+                for (target, label) in strongOut[node] where isMember.contains(target) && reachedBy[target] == nil {
+                    reachedBy[target] = SuspectEdge(from: node, to: target, label: label)
+                    if target == goal { break search }
+                    queue.append(target)
+                }
+            }
+            guard reachedBy[goal] != nil else { return nil }
+            var node = goal
+            while node != start, let step = reachedBy[node] {
+                path.append(step)
+                node = step.from
+            }
+            path.reverse()
+        }
+        path.append(edge)
+        return path
+    }
+
+    /// The step the ring line starts with, in `steps` as ``ring(closedBy:members:)`` returns them: the
+    /// first (leaving the suspect's target, so the suspect closes the line) when that object is a class
+    /// instance; else the one leaving the ring's class instance listed first in the report; else the first.
+    func startOfRing(_ steps: [SuspectEdge]) -> Int {
+        func isClass(_ step: SuspectEdge) -> Bool { report.leaks[step.from].kind == ObjectKind.class.rawValue }
+        guard let first = steps.first, !isClass(first) else { return 0 }
+        let classSteps = steps.indices.filter { isClass(steps[$0]) }
+        return classSteps.min { steps[$0].from < steps[$1].from } ?? 0
+    }
+
+    /// `A.registry → B.delegate → A`. Past ``ringStepLimit`` references only the first two, the last and
+    /// the suspect (at `suspect`) are written; the first gap says `… (N objects in the ring)`, a later one `…`.
+    func ringText(_ steps: [SuspectEdge], suspect: Int) -> String {
+        var parts: [String] = []
+        if steps.count > Self.ringStepLimit {
+            let shown = Set([0, 1, suspect, steps.count - 1])
+            var counted = false
+            var previous = -1
+            for index in shown.sorted() {
+                if index > previous + 1 {
+                    parts.append(counted ? "…" : "… (\(grouped(steps.count)) objects in the ring)")
+                    counted = true
+                }
+                parts.append(stepText(steps[index].from, steps[index].label))
+                previous = index
+            }
+        } else {
+            parts = steps.map { stepText($0.from, $0.label) }
+        }
+        parts.append(typeText(steps[0].from))
+        return parts.joined(separator: " → ")
+    }
+
+    /// `Type.label`, or `Type[3]` when the label is a subscript.
+    func stepText(_ index: Int, _ label: String) -> String {
+        label.hasPrefix("[") ? typeText(index) + label : typeText(index) + "." + label
+    }
+
+    /// `text` ending with a period.
+    static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") ? text : text + "."
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import LeakGraphReport
+
+extension Leakgraph {
+    /// `leakgraph report REPORT.json [--text PATH] [--dot PATH] [--svg PATH] [--html PATH]`.
+    ///
+    /// Re-renders a JSON report that `leakgraph run --json` (or the library) wrote, offline: the program is
+    /// not run again and nothing is symbolized again. Without an output option the text goes to standard
+    /// output; `--dot`, `--svg` and `--html` go through ``ReportOutput/writeGraphOutputs(report:dot:svg:html:)``,
+    /// the writer `leakgraph run` uses, so both commands write the same files for the same report.
+    ///
+    /// Exit status: 0 when everything asked for was written, **also when the report lists leaks** — the
+    /// report is a file being rendered, not a check being run (`leakgraph run` is the check; its exit
+    /// status says whether there were leaks). 2 when the file is missing or unreadable, is not valid JSON
+    /// (damaged), is another tool's JSON, has a newer or invalid schema version, or does not match its
+    /// schema version; and when an output cannot be written. Every such error is one `leakgraph: …` line
+    /// on standard error.
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Render a saved JSON leak report again, offline.",
+            usage: "leakgraph report <report.json> [--text <path>] [--dot <path>] [--svg <path>] [--html <path>]",
+            discussion: """
+                Reads a report written by `leakgraph run --json` and renders it without running the program \
+                again. With no output option the text summary goes to standard output. --dot, --svg and \
+                --html write the same files as `leakgraph run` does: with several root cycles PATH gets an \
+                overview and each cycle its own file (ring.svg → ring-cycle-1.svg, …).
+
+                Exit status: 0 when the report was rendered, even when it lists leaks: the report is a file \
+                being rendered, not a check (`leakgraph run` exits with 1 when it finds leaks). 2 when the \
+                file is missing, damaged, not a LeakGraph report, written with a newer schema version, or \
+                an output cannot be written.
+                """
+        )
+
+        /// The JSON report to read.
+        @Argument(help: ArgumentHelp("The JSON report to render (from `leakgraph run --json`).", valueName: "report.json"))
+        var reportPath: String
+
+        /// Where to write the text summary.
+        @Option(name: .customLong("text"), help: ArgumentHelp("Write the text summary to this file.", valueName: "path"))
+        var textPath: String?
+
+        /// Where to write the Graphviz DOT text.
+        @Option(name: .customLong("dot"), help: ArgumentHelp("Write the memory graphs as Graphviz DOT to this file.", valueName: "path"))
+        var dotPath: String?
+
+        /// Where to write the rendered SVG.
+        @Option(name: .customLong("svg"), help: ArgumentHelp("Write the memory graphs as SVG to this file.", valueName: "path"))
+        var svgPath: String?
+
+        /// Where to write the self-contained HTML report.
+        @Option(name: .customLong("html"), help: ArgumentHelp("Write the HTML report to this file.", valueName: "path"))
+        var htmlPath: String?
+
+        /// Reads the report and writes what the options ask for.
+        /// - Throws: ``ToolError`` (exit status 2) when the report cannot be read or an output not written.
+        func run() throws {
+            if let textPath {
+                try ReportOutput.checkWritable(textPath, what: "text summary")
+            }
+            try ReportOutput.checkGraphOutputsWritable(dot: dotPath, svg: svgPath, html: htmlPath)
+            let report = try Report.read(reportPath)
+            guard textPath != nil || dotPath != nil || svgPath != nil || htmlPath != nil else {
+                FileHandle.standardOutput.write(Data(TextReport.render(report).utf8))
+                return
+            }
+            if let textPath {
+                try ReportOutput.write(Data(TextReport.render(report).utf8), to: textPath, what: "text summary")
+            }
+            try ReportOutput.writeGraphOutputs(report: report, dot: dotPath, svg: svgPath, html: htmlPath)
+        }
+
+        /// Reads and decodes the JSON report at `path`.
+        /// - Throws: ``ToolError`` naming the file and saying, in one line, why it cannot be used.
+        static func read(_ path: String) throws(ToolError) -> LeakReport {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ToolError("cannot read \(path): no such file")
+            }
+            guard !isDirectory.boolValue else {
+                throw ToolError("cannot read \(path): it is a directory")
+            }
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw ToolError("cannot read \(path): \(error.localizedDescription)")
+            }
+            do {
+                return try LeakReport.decode(from: data)
+            } catch {
+                throw ToolError("cannot read \(path): \(oneLine(error.message))")
+            }
+        }
+
+        /// `text` with line breaks and runs of spaces folded into single spaces.
+        static func oneLine(_ text: String) -> String {
+            text.split(whereSeparator: { $0.isNewline || $0 == " " || $0 == "\t" }).joined(separator: " ")
+        }
+    }
+}

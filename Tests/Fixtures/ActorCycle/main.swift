@@ -1,0 +1,116 @@
+// Row 20 of LEAK-PATTERNS: actors (default-actor storage before the stored properties).
+// - Client.store = Store(client: client) — an actor ⇄ class cycle: Store.client → Client.
+// - Ledger (an actor) keeps `onChange: (() -> Void)?` = a closure capturing the Ledger and an Auditor,
+//   installed from its synchronous initializer.
+// leak: 5 leaked objects — 2 root cycles {Client, Store} and {Ledger, closure context} holding the Auditor.
+// fixed: the actor's back references are `weak` (`[weak self]` for the closure) and a global keeps the
+// shapes alive — nothing leaks.
+
+import Glibc
+
+// MARK: - Fixture plumbing (the same in every fixture)
+//
+// The shape is built by an `@inline(never)` function that returns, so nothing of it is left on the stack,
+// and main then returns normally: `leakgraph run` checks at exit.
+// With FIXTURE_CHECK set, every object of the shape is also watched through a weak reference and main
+// prints how many are still alive, exiting with 3 if that is not the expected number. It is off by
+// default, so `leakgraph run` sees the plain shape; handing each object to `watch` also keeps -O from
+// promoting the objects to the stack or removing them.
+
+enum Mode: String { case leak, fixed }
+
+let mode: Mode = {
+    guard CommandLine.arguments.count == 2, let mode = Mode(rawValue: CommandLine.arguments[1]) else {
+        print("usage: \(CommandLine.arguments[0]) leak|fixed")
+        exit(64)
+    }
+    return mode
+}()
+
+struct WeakObject { weak var object: AnyObject? }
+let checking = getenv("FIXTURE_CHECK") != nil
+var watched: [WeakObject] = []
+
+@inline(never)
+func watch(_ object: AnyObject) {
+    if checking { watched.append(WeakObject(object: object)) }
+}
+
+func finish(expectingAlive expected: Int) {
+    guard checking else { return }
+    let alive = watched.filter { $0.object != nil }.count
+    print("fixture check: \(alive) of \(watched.count) watched objects alive, expected \(expected)")
+    if alive != expected { exit(3) }
+}
+
+// MARK: - The shape
+
+/// In the fixed variant the shapes stay alive, held by this global: a live actor must not look leaked.
+var keptAlive: [AnyObject] = []
+
+final class Client {
+    var name = "client"
+    var store: Store?
+}
+
+actor Store {
+    var count = 0
+    let client: Client?
+    weak var weakClient: Client?
+
+    init(client: Client, strongly: Bool) {
+        if strongly {
+            self.client = client
+        } else {
+            self.client = nil
+            self.weakClient = client
+        }
+    }
+}
+
+final class Auditor {
+    var checks = 0
+}
+
+actor Ledger {
+    var total = 0
+    nonisolated(unsafe) var onChange: (() -> Void)?
+
+    init(auditor: Auditor, strongly: Bool) {
+        if strongly {
+            onChange = { [self] in
+                auditor.checks += 1
+                _ = self
+            }
+        } else {
+            onChange = { [weak self] in
+                auditor.checks += 1
+                _ = self
+            }
+        }
+    }
+}
+
+@inline(never)
+func makeStore() {
+    let client = Client()
+    let store = Store(client: client, strongly: mode == .leak)
+    watch(client)
+    watch(store)
+    client.store = store
+    if mode == .fixed { keptAlive.append(client) }
+}
+
+@inline(never)
+func makeLedger() {
+    let auditor = Auditor()
+    let ledger = Ledger(auditor: auditor, strongly: mode == .leak)
+    watch(auditor)
+    watch(ledger)
+    if mode == .fixed { keptAlive.append(ledger) }
+    if checking { ledger.onChange?() }
+}
+
+makeStore()
+makeLedger()
+finish(expectingAlive: 4)

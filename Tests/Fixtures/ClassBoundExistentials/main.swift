@@ -1,0 +1,174 @@
+// Row 9 of LEAK-PATTERNS: class-bound existentials hold the object pointer directly.
+// - Registry.delegate: (any RegistryDelegate)? (RegistryDelegate: AnyObject) = screen; Screen.registry → Registry.
+// - Cache.owner: AnyObject? = store; Store.cache → Cache.
+// - Panel.listener: (any Named & Listener)? — a protocol composition, class-bound through Listener: AnyObject,
+//   two witness tables after the pointer; Tab.panel → Panel.
+// - Canvas.view: (View & RegistryDelegate)? — a class-constrained composition (superclass View); Sketch
+//   (a View subclass) .canvas → Canvas.
+// leak: 8 leaked objects — 4 root cycles of two.
+// fixed: the forward references are `weak` (`weak var delegate`…) and a global keeps the owners alive —
+// nothing leaks.
+
+import Glibc
+
+// MARK: - Fixture plumbing (the same in every fixture)
+//
+// The shape is built by an `@inline(never)` function that returns, so nothing of it is left on the stack,
+// and main then returns normally: `leakgraph run` checks at exit.
+// With FIXTURE_CHECK set, every object of the shape is also watched through a weak reference and main
+// prints how many are still alive, exiting with 3 if that is not the expected number. It is off by
+// default, so `leakgraph run` sees the plain shape; handing each object to `watch` also keeps -O from
+// promoting the objects to the stack or removing them.
+
+enum Mode: String { case leak, fixed }
+
+let mode: Mode = {
+    guard CommandLine.arguments.count == 2, let mode = Mode(rawValue: CommandLine.arguments[1]) else {
+        print("usage: \(CommandLine.arguments[0]) leak|fixed")
+        exit(64)
+    }
+    return mode
+}()
+
+struct WeakObject { weak var object: AnyObject? }
+let checking = getenv("FIXTURE_CHECK") != nil
+var watched: [WeakObject] = []
+
+@inline(never)
+func watch(_ object: AnyObject) {
+    if checking { watched.append(WeakObject(object: object)) }
+}
+
+func finish(expectingAlive expected: Int) {
+    guard checking else { return }
+    let alive = watched.filter { $0.object != nil }.count
+    print("fixture check: \(alive) of \(watched.count) watched objects alive, expected \(expected)")
+    if alive != expected { exit(3) }
+}
+
+// MARK: - The shape
+
+/// In the fixed variant the shapes stay alive, held by this global: a live reference must not look leaked.
+var keptAlive: [AnyObject] = []
+
+protocol RegistryDelegate: AnyObject {
+    func registryChanged()
+}
+
+protocol Named {
+    var name: String { get }
+}
+
+protocol Listener: AnyObject {
+    func heard()
+}
+
+final class Registry {
+    var delegate: (any RegistryDelegate)?
+    weak var weakDelegate: (any RegistryDelegate)?
+}
+
+final class Screen: RegistryDelegate {
+    var registry: Registry?
+    func registryChanged() {}
+}
+
+final class Cache {
+    var owner: AnyObject?
+    weak var weakOwner: AnyObject?
+}
+
+final class Store {
+    var cache: Cache?
+}
+
+final class Panel {
+    var listener: (any Named & Listener)?
+    weak var weakListener: (any Named & Listener)?
+}
+
+final class Tab: Named, Listener {
+    var panel: Panel?
+    var name: String { "tab" }
+    func heard() {}
+}
+
+class View {
+    var tag = 0
+}
+
+final class Sketch: View, RegistryDelegate {
+    var canvas: Canvas?
+    func registryChanged() {}
+}
+
+final class Canvas {
+    var view: (View & RegistryDelegate)?
+    weak var weakView: (View & RegistryDelegate)?
+}
+
+@inline(never)
+func makeRegistry() {
+    let registry = Registry()
+    let screen = Screen()
+    watch(registry)
+    watch(screen)
+    screen.registry = registry
+    switch mode {
+    case .leak: registry.delegate = screen
+    case .fixed:
+        registry.weakDelegate = screen
+        keptAlive.append(screen)
+    }
+}
+
+@inline(never)
+func makeCache() {
+    let cache = Cache()
+    let store = Store()
+    watch(cache)
+    watch(store)
+    store.cache = cache
+    switch mode {
+    case .leak: cache.owner = store
+    case .fixed:
+        cache.weakOwner = store
+        keptAlive.append(store)
+    }
+}
+
+@inline(never)
+func makePanel() {
+    let panel = Panel()
+    let tab = Tab()
+    watch(panel)
+    watch(tab)
+    tab.panel = panel
+    switch mode {
+    case .leak: panel.listener = tab
+    case .fixed:
+        panel.weakListener = tab
+        keptAlive.append(tab)
+    }
+}
+
+@inline(never)
+func makeCanvas() {
+    let canvas = Canvas()
+    let sketch = Sketch()
+    watch(canvas)
+    watch(sketch)
+    sketch.canvas = canvas
+    switch mode {
+    case .leak: canvas.view = sketch
+    case .fixed:
+        canvas.weakView = sketch
+        keptAlive.append(sketch)
+    }
+}
+
+makeRegistry()
+makeCache()
+makePanel()
+makeCanvas()
+finish(expectingAlive: 8)

@@ -1,0 +1,185 @@
+// Rows 9–11 of LEAK-PATTERNS: existentials inside arrays and dictionaries.
+// - Registry.delegates: [any RegistryDelegate] with two Screens, each Screen.registry → Registry.
+// - Stage.parts: [any Component] = [Caption(owner: actor), Frame(…, owner: actor)] — one element inline, one
+//   boxed; Actor.stage → Stage.
+// - Board.parts: [String: any Component] = ["title": Caption(owner: pin), "body": Frame(…, owner: pin)];
+//   Pin.board → Board.
+// - Shelf.items: [AnyObject] and Shelf.things: [Any] holding one Book each; Book.shelf → Shelf.
+// leak: 17 leaked objects — 4 root cycles:
+//   {Registry, array storage, Screen ×2}, {Stage, array storage, box of Frame, Actor},
+//   {Board, dictionary storage, box of Frame, Pin}, {Shelf, 2 array storages, Book ×2}.
+// fixed: the back references are `weak` and a global keeps the shapes alive — nothing leaks.
+
+import Glibc
+
+// MARK: - Fixture plumbing (the same in every fixture)
+//
+// The shape is built by an `@inline(never)` function that returns, so nothing of it is left on the stack,
+// and main then returns normally: `leakgraph run` checks at exit.
+// With FIXTURE_CHECK set, every object of the shape is also watched through a weak reference and main
+// prints how many are still alive, exiting with 3 if that is not the expected number. It is off by
+// default, so `leakgraph run` sees the plain shape; handing each object to `watch` also keeps -O from
+// promoting the objects to the stack or removing them.
+
+enum Mode: String { case leak, fixed }
+
+let mode: Mode = {
+    guard CommandLine.arguments.count == 2, let mode = Mode(rawValue: CommandLine.arguments[1]) else {
+        print("usage: \(CommandLine.arguments[0]) leak|fixed")
+        exit(64)
+    }
+    return mode
+}()
+
+struct WeakObject { weak var object: AnyObject? }
+let checking = getenv("FIXTURE_CHECK") != nil
+var watched: [WeakObject] = []
+
+@inline(never)
+func watch(_ object: AnyObject) {
+    if checking { watched.append(WeakObject(object: object)) }
+}
+
+func finish(expectingAlive expected: Int) {
+    guard checking else { return }
+    let alive = watched.filter { $0.object != nil }.count
+    print("fixture check: \(alive) of \(watched.count) watched objects alive, expected \(expected)")
+    if alive != expected { exit(3) }
+}
+
+// MARK: - The shape
+
+/// In the fixed variant the shapes stay alive, held by this global: a live element must not look leaked.
+var keptAlive: [AnyObject] = []
+
+protocol RegistryDelegate: AnyObject {
+    func registryChanged()
+}
+
+protocol Component {
+    func draw() -> Int
+}
+
+final class Registry {
+    var delegates: [any RegistryDelegate] = []
+}
+
+final class Screen: RegistryDelegate {
+    var registry: Registry?
+    weak var weakRegistry: Registry?
+    func registryChanged() {}
+}
+
+final class Actor {
+    var stage: Stage?
+    weak var weakStage: Stage?
+}
+
+final class Pin {
+    var board: Board?
+    weak var weakBoard: Board?
+}
+
+struct Caption<Owner: AnyObject>: Component {
+    var owner: Owner
+    func draw() -> Int { 1 }
+}
+
+struct Frame<Owner: AnyObject>: Component {
+    var x: Int
+    var y: Int
+    var width: Int
+    var owner: Owner
+    func draw() -> Int { x + y + width }
+}
+
+final class Stage {
+    var parts: [any Component] = []
+}
+
+final class Board {
+    var parts: [String: any Component] = [:]
+}
+
+final class Book {
+    var shelf: Shelf?
+    weak var weakShelf: Shelf?
+}
+
+final class Shelf {
+    var items: [AnyObject] = []
+    var things: [Any] = []
+}
+
+@inline(never)
+func makeRegistry() {
+    let registry = Registry()
+    watch(registry)
+    for _ in 0..<2 {
+        let screen = Screen()
+        watch(screen)
+        registry.delegates.append(screen)
+        switch mode {
+        case .leak: screen.registry = registry
+        case .fixed: screen.weakRegistry = registry
+        }
+    }
+    if mode == .fixed { keptAlive.append(registry) }
+}
+
+@inline(never)
+func makeStage() {
+    let stage = Stage()
+    let actor = Actor()
+    watch(stage)
+    watch(actor)
+    stage.parts = [Caption(owner: actor), Frame(x: 1, y: 2, width: 3, owner: actor)]
+    switch mode {
+    case .leak: actor.stage = stage
+    case .fixed:
+        actor.weakStage = stage
+        keptAlive.append(stage)
+    }
+}
+
+@inline(never)
+func makeBoard() {
+    let board = Board()
+    let pin = Pin()
+    watch(board)
+    watch(pin)
+    board.parts = ["title": Caption(owner: pin), "body": Frame(x: 4, y: 5, width: 6, owner: pin)]
+    switch mode {
+    case .leak: pin.board = board
+    case .fixed:
+        pin.weakBoard = board
+        keptAlive.append(board)
+    }
+}
+
+@inline(never)
+func makeShelf() {
+    let shelf = Shelf()
+    let first = Book()
+    let second = Book()
+    watch(shelf)
+    watch(first)
+    watch(second)
+    shelf.items = [first]
+    shelf.things = [second]
+    switch mode {
+    case .leak:
+        first.shelf = shelf
+        second.shelf = shelf
+    case .fixed:
+        first.weakShelf = shelf
+        second.weakShelf = shelf
+        keptAlive.append(shelf)
+    }
+}
+
+makeRegistry()
+makeStage()
+makeBoard()
+makeShelf()
+finish(expectingAlive: 10)

@@ -1,0 +1,104 @@
+// Row 8 of LEAK-PATTERNS: `indirect` enum payloads live in heap boxes of their own.
+// - Keeper.tree: Tree = .node(.leaf(keeper), .leaf(other)) — only the `.node` case is indirect: its payload
+//   box holds two trees; the first leaf is the keeper itself, the second another Keeper held by the cycle.
+// - Ledger.route: Route (an `indirect enum`, every case boxed) = .via("north", .stop(ledger)) — two boxes.
+// leak: 6 leaked objects — 2 root cycles: {Keeper, .node box} holding the other Keeper, and {Ledger, .via
+// box, .stop box}.
+// fixed: the leaves hold a `weak` reference to their keeper (payload `Weak`), a global keeps the shapes
+// alive — nothing leaks.
+
+import Glibc
+
+// MARK: - Fixture plumbing (the same in every fixture)
+//
+// The shape is built by an `@inline(never)` function that returns, so nothing of it is left on the stack,
+// and main then returns normally: `leakgraph run` checks at exit.
+// With FIXTURE_CHECK set, every object of the shape is also watched through a weak reference and main
+// prints how many are still alive, exiting with 3 if that is not the expected number. It is off by
+// default, so `leakgraph run` sees the plain shape; handing each object to `watch` also keeps -O from
+// promoting the objects to the stack or removing them.
+
+enum Mode: String { case leak, fixed }
+
+let mode: Mode = {
+    guard CommandLine.arguments.count == 2, let mode = Mode(rawValue: CommandLine.arguments[1]) else {
+        print("usage: \(CommandLine.arguments[0]) leak|fixed")
+        exit(64)
+    }
+    return mode
+}()
+
+struct WeakObject { weak var object: AnyObject? }
+let checking = getenv("FIXTURE_CHECK") != nil
+var watched: [WeakObject] = []
+
+@inline(never)
+func watch(_ object: AnyObject) {
+    if checking { watched.append(WeakObject(object: object)) }
+}
+
+func finish(expectingAlive expected: Int) {
+    guard checking else { return }
+    let alive = watched.filter { $0.object != nil }.count
+    print("fixture check: \(alive) of \(watched.count) watched objects alive, expected \(expected)")
+    if alive != expected { exit(3) }
+}
+
+// MARK: - The shape
+
+/// In the fixed variant the shapes stay alive, held by this global: a live payload must not look leaked.
+var keptAlive: [AnyObject] = []
+
+struct Weak<Object: AnyObject> {
+    weak var object: Object?
+}
+
+enum Tree {
+    case leaf(Keeper)
+    case weakLeaf(Weak<Keeper>)
+    indirect case node(Tree, Tree)
+}
+
+final class Keeper {
+    var tree: Tree?
+}
+
+indirect enum Route {
+    case stop(Ledger)
+    case weakStop(Weak<Ledger>)
+    case via(String, Route)
+}
+
+final class Ledger {
+    var route: Route?
+}
+
+@inline(never)
+func makeTree() {
+    let keeper = Keeper()
+    let other = Keeper()
+    watch(keeper)
+    watch(other)
+    switch mode {
+    case .leak: keeper.tree = .node(.leaf(keeper), .leaf(other))
+    case .fixed:
+        keeper.tree = .node(.weakLeaf(Weak(object: keeper)), .leaf(other))
+        keptAlive.append(keeper)
+    }
+}
+
+@inline(never)
+func makeRoute() {
+    let ledger = Ledger()
+    watch(ledger)
+    switch mode {
+    case .leak: ledger.route = .via("north", .stop(ledger))
+    case .fixed:
+        ledger.route = .via("north", .weakStop(Weak(object: ledger)))
+        keptAlive.append(ledger)
+    }
+}
+
+makeTree()
+makeRoute()
+finish(expectingAlive: 3)

@@ -1,0 +1,130 @@
+// Found running every XCTest bundle (swift-algorithms 1.2.1, Yams 6.2.2, swift-argument-parser 1.8.2):
+// a real reference cycle in swift-corelibs-xctest, not in the packages under test.
+//
+// XCTest (Sources/XCTest/Public/XCAbstractTest.swift, XCTestRun.swift) keeps, for every test and suite,
+// `open private(set) var testRun: XCTestRun?` (set by `perform(_:)`) and the run keeps
+// `public let test: XCTest` — both strong. `XCTMain` builds the root suite in `XCTMainMisc`, runs it,
+// returns an exit code and then calls `exit()`: by the time the leak check runs, nothing references the
+// root suite any more, so the root suite ⇄ its XCTestSuiteRun is an unreachable cycle that holds every
+// XCTestCaseSuite, every XCTestCase instance (and whatever its stored properties hold), every run.
+// Harmless in practice (once per process, freed by exit), but a true leak: nothing can reach it.
+//
+// leak:   a model of XCTest's shape — Suite ⇄ SuiteRun, 3 Case ⇄ CaseRun pairs held by the suite's and
+//         the suite run's arrays: 10 leaked objects in 1 root cycle (Suite, SuiteRun), which holds
+//         3 Case, 3 CaseRun and 2 array storages.
+// fixed:  the same with `unowned let test` in the run — nothing leaks.
+// xctest: the real thing, `XCTMain` with one test case: 1 root cycle (XCTestSuite ⇄ XCTestSuiteRun)
+//         holding 14 more objects (the bundle suite, its XCTestCaseSuite, the XCTestCase instance, their
+//         runs, their arrays, the test closure's context, the case's TeardownBlocksState).
+
+import Glibc
+import XCTest
+
+// MARK: - Fixture plumbing (the same in every fixture; this one adds the mode `xctest`)
+//
+// The shape is built by an `@inline(never)` function that returns, so nothing of it is left on the stack,
+// and main then returns normally: `leakgraph run` checks at exit.
+// With FIXTURE_CHECK set, every object of the shape is also watched through a weak reference and main
+// prints how many are still alive, exiting with 3 if that is not the expected number. It is off by
+// default, so `leakgraph run` sees the plain shape; handing each object to `watch` also keeps -O from
+// promoting the objects to the stack or removing them.
+
+enum Mode: String { case leak, fixed, xctest }
+
+let mode: Mode = {
+    guard CommandLine.arguments.count == 2, let mode = Mode(rawValue: CommandLine.arguments[1]) else {
+        print("usage: \(CommandLine.arguments[0]) leak|fixed|xctest")
+        exit(64)
+    }
+    return mode
+}()
+
+struct WeakObject { weak var object: AnyObject? }
+let checking = getenv("FIXTURE_CHECK") != nil
+var watched: [WeakObject] = []
+
+@inline(never)
+func watch(_ object: AnyObject) {
+    if checking { watched.append(WeakObject(object: object)) }
+}
+
+func finish(expectingAlive expected: Int) {
+    guard checking else { return }
+    let alive = watched.filter { $0.object != nil }.count
+    print("fixture check: \(alive) of \(watched.count) watched objects alive, expected \(expected)")
+    if alive != expected { exit(3) }
+}
+
+// MARK: - The shape (a model of swift-corelibs-xctest)
+
+class Test {
+    private(set) var testRun: TestRun?
+    func makeRun() -> TestRun { TestRun(test: self) }
+    func perform() {
+        let run = makeRun()
+        testRun = run
+        watch(run)
+    }
+}
+
+final class Case: Test {
+    var name: String
+    init(name: String) { self.name = name }
+}
+
+final class Suite: Test {
+    var tests: [Test] = []
+    override func makeRun() -> TestRun { SuiteRun(test: self) }
+    override func perform() {
+        super.perform()
+        for test in tests {
+            test.perform()
+            (testRun as? SuiteRun)?.testRuns.append(test.testRun!)
+        }
+    }
+}
+
+class TestRun {
+    // XCTest: `public let test: XCTest`. The fixed variant is what breaking the cycle would look like.
+    let strongTest: Test?
+    unowned let unownedTest: Test
+    init(test: Test) {
+        strongTest = mode == .fixed ? nil : test
+        unownedTest = test
+    }
+}
+
+final class SuiteRun: TestRun {
+    var testRuns: [TestRun] = []
+}
+
+/// `XCTMain`: build the root suite, run it, return an exit code; the caller then exits.
+@inline(never)
+func runSuite() -> Int32 {
+    let suite = Suite()
+    watch(suite)
+    for name in ["testA", "testB", "testC"] {
+        let test = Case(name: name)
+        watch(test)
+        suite.tests.append(test)
+    }
+    suite.perform()
+    return suite.testRun == nil ? 1 : 0
+}
+
+final class ProbeTests: XCTestCase {
+    func testNothing() { XCTAssertEqual(1 + 1, 2) }
+    static let allTests = [("testNothing", testNothing)]
+}
+
+switch mode {
+case .leak, .fixed:
+    let status = runSuite()
+    finish(expectingAlive: mode == .leak ? 8 : 0)
+    exit(status)
+case .xctest:
+    // Prints XCTest's own progress; exits with XCTest's status (0). The fixture's own argument must not
+    // reach XCTest, which would read it as a test filter (and then run no test, in a "Selected tests"
+    // root suite without the bundle suite).
+    XCTMain([testCase(ProbeTests.allTests)], arguments: [CommandLine.arguments[0]])
+}
