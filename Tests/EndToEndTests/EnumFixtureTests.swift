@@ -45,22 +45,20 @@ struct EnumFixtureTests {
 
     @Test("indirect cases: payload boxes are boxes, labelled by their place in the payload", arguments: Optimization.allCases)
     func indirect(_ optimization: Optimization) async throws {
-        await withKnownIssue(KnownWalkerIssue.boxes) {
-            try await checkKindFixture(
-                "IndirectEnum", optimization,
-                leaking: LeakExpectation([
-                    CycleShape(members: ["Fixture.Keeper", "(box)"], holds: ["Fixture.Keeper"]),
-                    CycleShape(members: ["Fixture.Ledger", "(box)", "(box)"]),
-                ]),
-                edges: [
-                    "Fixture.Keeper —tree (.node) (indirect)→ (box)",
-                    "(box) —value.0 (.leaf)→ Fixture.Keeper",
-                    "(box) —value.1 (.leaf)→ Fixture.Keeper",
-                    "Fixture.Ledger —route (.via) (indirect)→ (box)",
-                    "(box) —value.1 (.stop) (indirect)→ (box)",
-                    "(box) —value→ Fixture.Ledger",
-                ])
-        }
+        try await checkKindFixture(
+            "IndirectEnum", optimization,
+            leaking: LeakExpectation([
+                CycleShape(members: ["Fixture.Keeper", "(box)"], holds: ["Fixture.Keeper"]),
+                CycleShape(members: ["Fixture.Ledger", "(box)", "(box)"]),
+            ]),
+            edges: [
+                "Fixture.Keeper —tree (.node) (indirect)→ (box)",
+                "(box) —value.0 (.leaf)→ Fixture.Keeper",
+                "(box) —value.1 (.leaf)→ Fixture.Keeper",
+                "Fixture.Ledger —route (.via) (indirect)→ (box)",
+                "(box) —value.1 (.stop) (indirect)→ (box)",
+                "(box) —value→ Fixture.Ledger",
+            ])
     }
 
     @Test("Result payloads: success objects, a failure's error box held by the cycle", arguments: Optimization.allCases)
@@ -85,22 +83,20 @@ struct EnumFixtureTests {
 
     @Test("errors holding their owner inside `any Error` boxes", arguments: Optimization.allCases)
     func errorPayload(_ optimization: Optimization) async throws {
-        await withKnownIssue(KnownWalkerIssue.errorBoxes) {
-            // The error box (metadata kind 0x501) holds the error value; its `request`/`upload` is the
-            // strong reference back.
-            try await checkKindFixture(
-                "ErrorPayload", optimization,
-                leaking: LeakExpectation([
-                    CycleShape(members: ["Fixture.Request", "(other)"]),
-                    CycleShape(members: ["Fixture.Upload", "(other)"]),
-                ]),
-                edges: [
-                    "Fixture.Request —outcome (.failure)→ (other)",
-                    "(other) —value.request→ Fixture.Request",
-                    "Fixture.Upload —lastError→ (other)",
-                    "(other) —value.upload→ Fixture.Upload",
-                ])
-        }
+        // The error box (metadata kind 0x501) holds the error value; its `request`/`upload` is the
+        // strong reference back.
+        try await checkKindFixture(
+            "ErrorPayload", optimization,
+            leaking: LeakExpectation([
+                CycleShape(members: ["Fixture.Request", "(other)"]),
+                CycleShape(members: ["Fixture.Upload", "(other)"]),
+            ]),
+            edges: [
+                "Fixture.Request —outcome (.failure)→ (other)",
+                "(other) —value.request→ Fixture.Request",
+                "Fixture.Upload —lastError→ (other)",
+                "(other) —value.upload→ Fixture.Upload",
+            ])
     }
 
     @Test("Optional<enum>, enum of Optional, nested Optionals", arguments: Optimization.allCases)

@@ -37,43 +37,41 @@ struct TypeKindFixtureTests {
 
     @Test("Data, URL, Date, UUID and [String: Data] fields beside references", arguments: Optimization.allCases)
     func foundationFields(_ optimization: Optimization) async throws {
-        await withKnownIssue(KnownWalkerIssue.hashedStorage) {
-            // The Foundation values' own storage objects are held by the cycles. Labels are compared by the
-            // user's property only (`blob`, not `blob._representation (.slice).storage`): what follows it is
-            // Foundation's internal layout.
-            try await checkKindFixture(
-                "FoundationFields", optimization,
-                leaking: LeakExpectation([
-                    CycleShape(
-                        members: ["Fixture.Record", "Fixture.Store", "(arrayStorage)"],
-                        holds: [
-                            "FoundationEssentials.__DataStorage", "FoundationEssentials.__DataStorage",
-                            "FoundationEssentials._SwiftURL", "FoundationEssentials.URLParseInfo", "(dictionaryStorage)",
-                        ]),
-                    CycleShape(
-                        members: ["Fixture.Download", "Fixture.Session"],
-                        holds: [
-                            "FoundationEssentials.__DataStorage", "FoundationEssentials._SwiftURL",
-                            "FoundationEssentials.URLParseInfo",
-                        ]),
-                ]),
-                edges: [
-                    "Fixture.Store —records→ (arrayStorage)",
-                    "(arrayStorage) —[0]→ Fixture.Record",
-                    "Fixture.Record —store→ Fixture.Store",
-                    "Fixture.Record —blob→ FoundationEssentials.__DataStorage",
-                    "Fixture.Record —url→ FoundationEssentials._SwiftURL",
-                    "Fixture.Record —attachments→ (dictionaryStorage)",
-                    "(dictionaryStorage) —[\"a\"]→ FoundationEssentials.__DataStorage",
-                    "FoundationEssentials._SwiftURL —_parseInfo→ FoundationEssentials.URLParseInfo",
-                    "Fixture.Session —download→ Fixture.Download",
-                    "Fixture.Download —owner→ Fixture.Session",
-                    "Fixture.Download —received→ FoundationEssentials.__DataStorage",
-                    "Fixture.Download —source→ FoundationEssentials._SwiftURL",
-                    "FoundationEssentials._SwiftURL —_parseInfo→ FoundationEssentials.URLParseInfo",
-                ],
-                edgeForm: propertyEdgeList)
-        }
+        // The Foundation values' own storage objects are held by the cycles. Labels are compared by the
+        // user's property only (`blob`, not `blob._representation (.slice).storage`): what follows it is
+        // Foundation's internal layout.
+        try await checkKindFixture(
+            "FoundationFields", optimization,
+            leaking: LeakExpectation([
+                CycleShape(
+                    members: ["Fixture.Record", "Fixture.Store", "(arrayStorage)"],
+                    holds: [
+                        "FoundationEssentials.__DataStorage", "FoundationEssentials.__DataStorage",
+                        "FoundationEssentials._SwiftURL", "FoundationEssentials.URLParseInfo", "(dictionaryStorage)",
+                    ]),
+                CycleShape(
+                    members: ["Fixture.Download", "Fixture.Session"],
+                    holds: [
+                        "FoundationEssentials.__DataStorage", "FoundationEssentials._SwiftURL",
+                        "FoundationEssentials.URLParseInfo",
+                    ]),
+            ]),
+            edges: [
+                "Fixture.Store —records→ (arrayStorage)",
+                "(arrayStorage) —[0]→ Fixture.Record",
+                "Fixture.Record —store→ Fixture.Store",
+                "Fixture.Record —blob→ FoundationEssentials.__DataStorage",
+                "Fixture.Record —url→ FoundationEssentials._SwiftURL",
+                "Fixture.Record —attachments→ (dictionaryStorage)",
+                "(dictionaryStorage) —[\"a\"]→ FoundationEssentials.__DataStorage",
+                "FoundationEssentials._SwiftURL —_parseInfo→ FoundationEssentials.URLParseInfo",
+                "Fixture.Session —download→ Fixture.Download",
+                "Fixture.Download —owner→ Fixture.Session",
+                "Fixture.Download —received→ FoundationEssentials.__DataStorage",
+                "Fixture.Download —source→ FoundationEssentials._SwiftURL",
+                "FoundationEssentials._SwiftURL —_parseInfo→ FoundationEssentials.URLParseInfo",
+            ],
+            edgeForm: propertyEdgeList)
     }
 
     @Test("NSObject delegate cycles and a subclass of Foundation's JSONEncoder", arguments: Optimization.allCases)
@@ -140,22 +138,20 @@ struct TypeKindFixtureTests {
 
     @Test("tuple fields read through tuple metadata built in a used heap", arguments: Optimization.allCases)
     func tupleMetadata(_ optimization: Optimization) async throws {
-        await withKnownIssue(KnownWalkerIssue.tupleOffsets) {
-            // On Linux a tuple element's offset is 32 bits followed by 4 bytes of padding the runtime never
-            // writes: in a heap full of freed 0xAB bytes, reading the offset as a word reads garbage.
-            try await checkKindFixture(
-                "TupleMetadata", optimization,
-                leaking: LeakExpectation([
-                    CycleShape(members: ["Fixture.Pipe", "Fixture.Sink"]),
-                    CycleShape(members: ["Fixture.Rack", "Fixture.Sink"], holds: ["Fixture.Sink"]),
-                ]),
-                edges: [
-                    "Fixture.Pipe —ends.sink→ Fixture.Sink",
-                    "Fixture.Sink —pipe→ Fixture.Pipe",
-                    "Fixture.Rack —slots.b→ Fixture.Sink",
-                    "Fixture.Rack —slots.d→ Fixture.Sink",
-                    "Fixture.Sink —rack→ Fixture.Rack",
-                ])
-        }
+        // On Linux a tuple element's offset is 32 bits followed by 4 bytes of padding the runtime never
+        // writes: in a heap full of freed 0xAB bytes, reading the offset as a word reads garbage.
+        try await checkKindFixture(
+            "TupleMetadata", optimization,
+            leaking: LeakExpectation([
+                CycleShape(members: ["Fixture.Pipe", "Fixture.Sink"]),
+                CycleShape(members: ["Fixture.Rack", "Fixture.Sink"], holds: ["Fixture.Sink"]),
+            ]),
+            edges: [
+                "Fixture.Pipe —ends.sink→ Fixture.Sink",
+                "Fixture.Sink —pipe→ Fixture.Pipe",
+                "Fixture.Rack —slots.b→ Fixture.Sink",
+                "Fixture.Rack —slots.d→ Fixture.Sink",
+                "Fixture.Sink —rack→ Fixture.Rack",
+            ])
     }
 }

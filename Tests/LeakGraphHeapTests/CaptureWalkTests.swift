@@ -76,73 +76,67 @@ struct CaptureWalkTests {
 
     @Test("a captured var of struct type inside a multi-capture context, weak var boxes stay weak")
     func capturedVarBoxesInAContext() throws {
-        withKnownIssue(KnownWalkerIssue.boxes) {
-            let holder = S.Holder()
-            let peer = S.Peer()
-            let other = S.Peer()
-            var state = S.State()
-            weak var weakPeer: S.Peer?
-            holder.handler = {
-                state.count += 1
-                weakPeer?.count += 1
-                other.count += 1
-            }
-            state.peer = peer
-            weakPeer = peer
-            let context = heapObject(in: holder, at: 24)
-            let contextNode = try #require(
-                node(HeapWalker().walk([record(address: context)]), at: context))
-            #expect(contextNode.kind == .closureContext)
-            // Captures: the state box, the weak var's box, `other` — in capture order after the header.
-            let stateBox = heapAddress(rawWord(address: context, at: 16))
-            let weakBox = heapAddress(rawWord(address: context, at: 24))
-            let graph = HeapWalker().walk([
-                record(holder), record(peer), record(other), record(address: context), record(address: stateBox),
-                record(address: weakBox),
-            ])
-            let stateType = node(graph, at: stateBox)?.typeName ?? "?"
-            let weakType = node(graph, at: weakBox)?.typeName ?? "?"
-            #expect(
-                outgoing(graph, fromAddress: context) == [
-                    "capture[0] (box) strong → \(stateType)", "capture[1] (box) strong → \(weakType)",
-                    "capture[2] strong → \(peerType)",
-                ])
-            #expect(node(graph, at: stateBox)?.kind == .box && node(graph, at: weakBox)?.kind == .box)
-            #expect(outgoing(graph, fromAddress: stateBox) == ["value.peer strong → \(peerType)"])
-            #expect(outgoing(graph, fromAddress: weakBox) == ["value weak → \(peerType)"])
-            withExtendedLifetime((state, weakPeer)) {}
-            holder.handler = nil
+        let holder = S.Holder()
+        let peer = S.Peer()
+        let other = S.Peer()
+        var state = S.State()
+        weak var weakPeer: S.Peer?
+        holder.handler = {
+            state.count += 1
+            weakPeer?.count += 1
+            other.count += 1
         }
+        state.peer = peer
+        weakPeer = peer
+        let context = heapObject(in: holder, at: 24)
+        let contextNode = try #require(
+            node(HeapWalker().walk([record(address: context)]), at: context))
+        #expect(contextNode.kind == .closureContext)
+        // Captures: the state box, the weak var's box, `other` — in capture order after the header.
+        let stateBox = heapAddress(rawWord(address: context, at: 16))
+        let weakBox = heapAddress(rawWord(address: context, at: 24))
+        let graph = HeapWalker().walk([
+            record(holder), record(peer), record(other), record(address: context), record(address: stateBox),
+            record(address: weakBox),
+        ])
+        let stateType = node(graph, at: stateBox)?.typeName ?? "?"
+        let weakType = node(graph, at: weakBox)?.typeName ?? "?"
+        #expect(
+            outgoing(graph, fromAddress: context) == [
+                "capture[0] (box) strong → \(stateType)", "capture[1] (box) strong → \(weakType)",
+                "capture[2] strong → \(peerType)",
+            ])
+        #expect(node(graph, at: stateBox)?.kind == .box && node(graph, at: weakBox)?.kind == .box)
+        #expect(outgoing(graph, fromAddress: stateBox) == ["value.peer strong → \(peerType)"])
+        #expect(outgoing(graph, fromAddress: weakBox) == ["value weak → \(peerType)"])
+        withExtendedLifetime((state, weakPeer)) {}
+        holder.handler = nil
     }
 
     @Test("a lazy var closure is labelled by the property's name, not its hidden storage")
     func lazyVarClosure() {
-        withKnownIssue(KnownWalkerIssue.lazyLabel) {
-            let lazy = S.Lazy()
-            lazy.onTap()
-            let graph = HeapWalker().walk([record(lazy)])
-            #expect(outgoing(graph, from: lazy) == ["onTap (closure) strong → LeakGraphHeapTests.CaptureShapes.Lazy"])
-            lazy.onTap = {}
-        }
+        let lazy = S.Lazy()
+        lazy.onTap()
+        let graph = HeapWalker().walk([record(lazy)])
+        #expect(outgoing(graph, from: lazy) == ["onTap (closure) strong → LeakGraphHeapTests.CaptureShapes.Lazy"])
+        lazy.onTap = {}
     }
 
     @Test("closures in dictionaries and arrays: the storage holds the closure's context")
     func closuresInCollections() throws {
-        withKnownIssue(KnownWalkerIssue.hashedStorage) {
-            let holder = S.Handlers()
-            let peer = S.Peer()
-            holder.handlers["tap"] = { peer.count += 1 }
-            holder.tasks = [{ peer.count += 2 }, { peer.count += 3 }]
-            let dictionary = heapObject(in: holder, at: 16)
-            let array = heapObject(in: holder, at: 24)
-            let graph = HeapWalker().walk([
-                record(holder), record(peer), record(address: dictionary), record(address: array),
-            ])
-            #expect(outgoing(graph, fromAddress: dictionary) == ["[\"tap\"] (closure) strong → \(peerType)"])
-            #expect(
-                outgoing(graph, fromAddress: array) == ["[0] (closure) strong → \(peerType)", "[1] (closure) strong → \(peerType)"])
-            #expect(outgoing(graph, from: holder).count == 2, "\(outgoing(graph, from: holder))")
-        }
+        let holder = S.Handlers()
+        let peer = S.Peer()
+        holder.handlers["tap"] = { peer.count += 1 }
+        holder.tasks = [{ peer.count += 2 }, { peer.count += 3 }]
+        let dictionary = heapObject(in: holder, at: 16)
+        let array = heapObject(in: holder, at: 24)
+        let graph = HeapWalker().walk([
+            record(holder), record(peer), record(address: dictionary), record(address: array),
+        ])
+        #expect(outgoing(graph, fromAddress: dictionary) == ["[\"tap\"] (closure) strong → \(peerType)"])
+        #expect(
+            outgoing(graph, fromAddress: array) == ["[0] (closure) strong → \(peerType)", "[1] (closure) strong → \(peerType)"])
+        #expect(outgoing(graph, from: holder).count == 2, "\(outgoing(graph, from: holder))")
     }
 
     @Test("mixed capture ownership: [weak a, unowned b, c] and self")
@@ -189,20 +183,18 @@ struct CaptureWalkTests {
 
     @Test("a generic method of a generic class: the closure captures self and a Message")
     func genericClassCapture() throws {
-        withKnownIssue(KnownWalkerIssue.genericClassCapture) {
-            let mailbox = S.Mailbox<S.Peer>()
-            let peer = S.Peer()
-            mailbox.subscribe(peer)
-            let context = heapObject(in: mailbox, at: 24)
-            let graph = HeapWalker().walk([record(mailbox), record(peer), record(address: context)])
-            #expect(graph.diagnostics.isEmpty, "\(graph.diagnostics)")
-            #expect(
-                outgoing(graph, fromAddress: context) == [
-                    "capture[0] strong → LeakGraphHeapTests.CaptureShapes.Mailbox<\(peerType)>",
-                    "capture[1] strong → \(peerType)",
-                ])
-            mailbox.listener = nil
-        }
+        let mailbox = S.Mailbox<S.Peer>()
+        let peer = S.Peer()
+        mailbox.subscribe(peer)
+        let context = heapObject(in: mailbox, at: 24)
+        let graph = HeapWalker().walk([record(mailbox), record(peer), record(address: context)])
+        #expect(graph.diagnostics.isEmpty, "\(graph.diagnostics)")
+        #expect(
+            outgoing(graph, fromAddress: context) == [
+                "capture[0] strong → LeakGraphHeapTests.CaptureShapes.Mailbox<\(peerType)>",
+                "capture[1] strong → \(peerType)",
+            ])
+        mailbox.listener = nil
     }
 
     @Test("a generic function's closure capturing a T value (a struct with a reference) and an object")

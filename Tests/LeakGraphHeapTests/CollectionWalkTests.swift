@@ -36,54 +36,48 @@ struct CollectionWalkTests {
 
     @Test("a Dictionary property is a strong reference to its storage; values are labelled by key")
     func dictionaryValues() throws {
-        withKnownIssue(KnownWalkerIssue.hashedStorage) {
-            let a = S.Peer(), b = S.Peer()
-            let holder = S.Entries()
-            holder.entries = ["alpha": a, "beta": b]
-            let storage = heapObject(in: holder, at: 16)
-            let graph = HeapWalker().walk([record(holder), record(a), record(b), record(address: storage)])
-            let storageNode = try #require(node(graph, at: storage))
-            #expect(storageNode.kind == .dictionaryStorage)
-            #expect(
-                outgoing(graph, fromAddress: storage) == ["[\"alpha\"] strong → \(peerType)", "[\"beta\"] strong → \(peerType)"])
-            // The storage is held by the property alone: that reference must be seen, or the storage (and all
-            // it holds) counts as held from outside and a cycle through it is never reported.
-            #expect(outgoing(graph, from: holder) == ["entries strong → \(storageNode.typeName)"])
-            #expect(strongInEdges(graph, to: storage) == storageNode.retainCount)
-        }
+        let a = S.Peer(), b = S.Peer()
+        let holder = S.Entries()
+        holder.entries = ["alpha": a, "beta": b]
+        let storage = heapObject(in: holder, at: 16)
+        let graph = HeapWalker().walk([record(holder), record(a), record(b), record(address: storage)])
+        let storageNode = try #require(node(graph, at: storage))
+        #expect(storageNode.kind == .dictionaryStorage)
+        #expect(
+            outgoing(graph, fromAddress: storage) == ["[\"alpha\"] strong → \(peerType)", "[\"beta\"] strong → \(peerType)"])
+        // The storage is held by the property alone: that reference must be seen, or the storage (and all
+        // it holds) counts as held from outside and a cycle through it is never reported.
+        #expect(outgoing(graph, from: holder) == ["entries strong → \(storageNode.typeName)"])
+        #expect(strongInEdges(graph, to: storage) == storageNode.retainCount)
     }
 
     @Test("class keys are strong references of the storage, labelled without a bucket number")
     func dictionaryKeys() throws {
-        withKnownIssue(KnownWalkerIssue.hashedStorage) {
-            let one = S.Key(1), two = S.Key(2)
-            let holder = S.Counts()
-            holder.counts = [one: 10, two: 20]
-            let storage = heapObject(in: holder, at: 16)
-            let graph = HeapWalker().walk([record(holder), record(one), record(two), record(address: storage)])
-            let labels = outgoing(graph, fromAddress: storage)
-            #expect(
-                labels.count == 2 && labels.allSatisfy { $0.hasPrefix("key") && $0.hasSuffix("strong → \(keyType)") },
-                "\(labels)")
-            // Bucket numbers depend on the per-process hash seed: a label with one is not the same across runs.
-            #expect(labels.allSatisfy { !$0.contains("bucket") }, "\(labels)")
-            #expect(outgoing(graph, from: holder).count == 1)
-        }
+        let one = S.Key(1), two = S.Key(2)
+        let holder = S.Counts()
+        holder.counts = [one: 10, two: 20]
+        let storage = heapObject(in: holder, at: 16)
+        let graph = HeapWalker().walk([record(holder), record(one), record(two), record(address: storage)])
+        let labels = outgoing(graph, fromAddress: storage)
+        #expect(
+            labels.count == 2 && labels.allSatisfy { $0.hasPrefix("key") && $0.hasSuffix("strong → \(keyType)") },
+            "\(labels)")
+        // Bucket numbers depend on the per-process hash seed: a label with one is not the same across runs.
+        #expect(labels.allSatisfy { !$0.contains("bucket") }, "\(labels)")
+        #expect(outgoing(graph, from: holder).count == 1)
     }
 
     @Test("Set members; the Set property is a strong reference to its storage")
     func setMembers() throws {
-        withKnownIssue(KnownWalkerIssue.hashedStorage) {
-            let one = S.Key(1), two = S.Key(2), three = S.Key(3)
-            let holder = S.Members()
-            holder.members = [one, two, three]
-            let storage = heapObject(in: holder, at: 16)
-            let graph = HeapWalker().walk([record(holder), record(one), record(two), record(three), record(address: storage)])
-            let storageNode = try #require(node(graph, at: storage))
-            #expect(storageNode.kind == .setStorage)
-            #expect(outgoing(graph, fromAddress: storage) == Array(repeating: "member strong → \(keyType)", count: 3))
-            #expect(outgoing(graph, from: holder) == ["members strong → \(storageNode.typeName)"])
-        }
+        let one = S.Key(1), two = S.Key(2), three = S.Key(3)
+        let holder = S.Members()
+        holder.members = [one, two, three]
+        let storage = heapObject(in: holder, at: 16)
+        let graph = HeapWalker().walk([record(holder), record(one), record(two), record(three), record(address: storage)])
+        let storageNode = try #require(node(graph, at: storage))
+        #expect(storageNode.kind == .setStorage)
+        #expect(outgoing(graph, fromAddress: storage) == Array(repeating: "member strong → \(keyType)", count: 3))
+        #expect(outgoing(graph, from: holder) == ["members strong → \(storageNode.typeName)"])
     }
 
     @Test("weak references inside dictionary values stay weak")
@@ -98,19 +92,17 @@ struct CollectionWalkTests {
 
     @Test("ArraySlice: the property holds the whole array storage, which holds every element")
     func arraySlice() throws {
-        withKnownIssue(KnownWalkerIssue.sliceLabel) {
-            let peers = (0..<4).map { _ in S.Peer() }
-            let holder = S.Slice()
-            holder.window = peers[1..<3]
-            // ArraySlice's buffer: owner (the storage), base address, start index, end index and flags.
-            let storage = heapObject(in: holder, at: 16)
-            let graph = HeapWalker().walk([record(holder), record(address: storage)] + peers.map { record($0) })
-            let storageNode = try #require(node(graph, at: storage))
-            #expect(storageNode.kind == .arrayStorage)
-            #expect(outgoing(graph, fromAddress: storage) == (0..<4).map { "[\($0)] strong → \(peerType)" })
-            // The slice is one reference to the storage, labelled by the property (not its internal `owner`).
-            #expect(outgoing(graph, from: holder) == ["window strong → \(storageNode.typeName)"])
-        }
+        let peers = (0..<4).map { _ in S.Peer() }
+        let holder = S.Slice()
+        holder.window = peers[1..<3]
+        // ArraySlice's buffer: owner (the storage), base address, start index, end index and flags.
+        let storage = heapObject(in: holder, at: 16)
+        let graph = HeapWalker().walk([record(holder), record(address: storage)] + peers.map { record($0) })
+        let storageNode = try #require(node(graph, at: storage))
+        #expect(storageNode.kind == .arrayStorage)
+        #expect(outgoing(graph, fromAddress: storage) == (0..<4).map { "[\($0)] strong → \(peerType)" })
+        // The slice is one reference to the storage, labelled by the property (not its internal `owner`).
+        #expect(outgoing(graph, from: holder) == ["window strong → \(storageNode.typeName)"])
     }
 
     @Test("ContiguousArray of classes")
@@ -141,25 +133,23 @@ struct CollectionWalkTests {
 
     @Test("a dictionary of arrays: dictionary storage → array storages labelled by key")
     func dictionaryOfArrays() throws {
-        withKnownIssue(KnownWalkerIssue.hashedStorage) {
-            let peers = (0..<3).map { _ in S.Peer() }
-            let holder = S.Tagged()
-            holder.byTag = ["red": [peers[0], peers[1]], "blue": [peers[2]]]
-            let storage = heapObject(in: holder, at: 16)
-            var red: [S.Peer] = holder.byTag["red"]!
-            var blue: [S.Peer] = holder.byTag["blue"]!
-            let redStorage = storageAddress(of: &red)
-            let blueStorage = storageAddress(of: &blue)
-            let graph = HeapWalker().walk(
-                [record(holder), record(address: storage), record(address: redStorage), record(address: blueStorage)]
-                    + peers.map { record($0) })
-            #expect(
-                outgoing(graph, fromAddress: storage).map { String($0.prefix(while: { $0 != " " })) }.sorted()
-                    == ["[\"blue\"]", "[\"red\"]"])
-            #expect(outgoing(graph, fromAddress: redStorage).count == 2)
-            #expect(outgoing(graph, from: holder).count == 1)
-            withExtendedLifetime((red, blue)) {}
-        }
+        let peers = (0..<3).map { _ in S.Peer() }
+        let holder = S.Tagged()
+        holder.byTag = ["red": [peers[0], peers[1]], "blue": [peers[2]]]
+        let storage = heapObject(in: holder, at: 16)
+        var red: [S.Peer] = holder.byTag["red"]!
+        var blue: [S.Peer] = holder.byTag["blue"]!
+        let redStorage = storageAddress(of: &red)
+        let blueStorage = storageAddress(of: &blue)
+        let graph = HeapWalker().walk(
+            [record(holder), record(address: storage), record(address: redStorage), record(address: blueStorage)]
+                + peers.map { record($0) })
+        #expect(
+            outgoing(graph, fromAddress: storage).map { String($0.prefix(while: { $0 != " " })) }.sorted()
+                == ["[\"blue\"]", "[\"red\"]"])
+        #expect(outgoing(graph, fromAddress: redStorage).count == 2)
+        #expect(outgoing(graph, from: holder).count == 1)
+        withExtendedLifetime((red, blue)) {}
     }
 
     @Test("removed elements leave stale words in storage: they are not references")

@@ -102,12 +102,6 @@ struct EnumWalkTests {
     typealias S = EnumShapes
     let peerType = "LeakGraphHeapTests.EnumShapes.Peer"
 
-    init() {
-        scrubTuplePadding(
-            (S.Peer, retries: Int).self, (S.WeakPeer, unowned: S.Unowned).self, (S.Tree, S.Tree).self,
-            (String, S.Chain).self)
-    }
-
     /// The references out of `holder` when only it and `peer` are walked.
     func walked(_ holder: S.Holder, _ peer: S.Peer) -> [String] {
         outgoing(HeapWalker().walk([record(holder), record(peer)]), from: holder)
@@ -188,18 +182,16 @@ struct EnumWalkTests {
 
     @Test("a Result failure's error box is a strong reference; the error inside it holds the peer")
     func errorBoxContents() {
-        withKnownIssue(KnownWalkerIssue.errorBoxes) {
-            let peer = S.Peer()
-            let holder = S.ErrorHolder()
-            holder.outcome = .failure(S.Failure(peer: peer))
-            let box = heapObject(in: holder, at: 16)
-            let graph = HeapWalker().walk([record(holder), record(peer), record(address: box)])
-            #expect(outgoing(graph, from: holder) == ["outcome (.failure) strong → \(node(graph, at: box)?.typeName ?? "?")"])
-            // The error box (metadata kind 0x501) holds the Failure value, whose `peer` is a strong reference.
-            #expect(outgoing(graph, fromAddress: box).count == 1, "error box contents: \(outgoing(graph, fromAddress: box))")
-            #expect(
-                outgoing(graph, fromAddress: box).allSatisfy { $0.hasSuffix("strong → \(peerType)") && $0.contains("peer") })
-        }
+        let peer = S.Peer()
+        let holder = S.ErrorHolder()
+        holder.outcome = .failure(S.Failure(peer: peer))
+        let box = heapObject(in: holder, at: 16)
+        let graph = HeapWalker().walk([record(holder), record(peer), record(address: box)])
+        #expect(outgoing(graph, from: holder) == ["outcome (.failure) strong → \(node(graph, at: box)?.typeName ?? "?")"])
+        // The error box (metadata kind 0x501) holds the Failure value, whose `peer` is a strong reference.
+        #expect(outgoing(graph, fromAddress: box).count == 1, "error box contents: \(outgoing(graph, fromAddress: box))")
+        #expect(
+            outgoing(graph, fromAddress: box).allSatisfy { $0.hasSuffix("strong → \(peerType)") && $0.contains("peer") })
     }
 
     @Test("optionals of enums, enums of optionals, nested optionals, generic enums")
@@ -229,42 +221,38 @@ struct EnumWalkTests {
 
     @Test("indirect case: the object points to a payload box, the box to the payload's references")
     func indirectCaseBox() throws {
-        withKnownIssue(KnownWalkerIssue.boxes) {
-            let peer = S.Peer()
-            let other = S.Peer()
-            let holder = S.TreeHolder()
-            holder.tree = .node(.leaf(peer), .weakLeaf(S.WeakPeer(peer: other)))
-            let box = heapObject(in: holder, at: 16)
-            let graph = HeapWalker().walk([record(holder), record(peer), record(other), record(address: box)])
-            let boxNode = try #require(node(graph, at: box))
-            #expect(outgoing(graph, from: holder) == ["tree (.node) (indirect) strong → \(boxNode.typeName)"])
-            // The box is a box, not a closure context, and its labels say where in the payload each reference is.
-            #expect(boxNode.kind == .box, "\(boxNode)")
-            #expect(
-                outgoing(graph, fromAddress: box) == [
-                    "value.0 (.leaf) strong → \(peerType)", "value.1 (.weakLeaf).peer weak → \(peerType)",
-                ])
-            #expect(strongInEdges(graph, to: box) == 1 && boxNode.retainCount == 1)
-        }
+        let peer = S.Peer()
+        let other = S.Peer()
+        let holder = S.TreeHolder()
+        holder.tree = .node(.leaf(peer), .weakLeaf(S.WeakPeer(peer: other)))
+        let box = heapObject(in: holder, at: 16)
+        let graph = HeapWalker().walk([record(holder), record(peer), record(other), record(address: box)])
+        let boxNode = try #require(node(graph, at: box))
+        #expect(outgoing(graph, from: holder) == ["tree (.node) (indirect) strong → \(boxNode.typeName)"])
+        // The box is a box, not a closure context, and its labels say where in the payload each reference is.
+        #expect(boxNode.kind == .box, "\(boxNode)")
+        #expect(
+            outgoing(graph, fromAddress: box) == [
+                "value.0 (.leaf) strong → \(peerType)", "value.1 (.weakLeaf).peer weak → \(peerType)",
+            ])
+        #expect(strongInEdges(graph, to: box) == 1 && boxNode.retainCount == 1)
     }
 
     @Test("indirect enum: every case boxed, boxes chained")
     func indirectEnumChain() throws {
-        withKnownIssue(KnownWalkerIssue.boxes) {
-            let peer = S.Peer()
-            let holder = S.ChainHolder()
-            holder.chain = .link("north", .end(peer))
-            // The `.link` box holds (String, Chain): the inner box pointer sits after the box header (16) and
-            // the String (16).
-            let link = heapObject(in: holder, at: 16)
-            let end = heapAddress(rawWord(address: link, at: 32))
-            let graph = HeapWalker().walk([record(holder), record(peer), record(address: link), record(address: end)])
-            let linkNode = try #require(node(graph, at: link))
-            let endNode = try #require(node(graph, at: end))
-            #expect(outgoing(graph, from: holder) == ["chain (.link) (indirect) strong → \(linkNode.typeName)"])
-            #expect(outgoing(graph, fromAddress: link) == ["value.1 (.end) (indirect) strong → \(endNode.typeName)"])
-            #expect(outgoing(graph, fromAddress: end) == ["value strong → \(peerType)"])
-            #expect(linkNode.kind == .box && endNode.kind == .box, "\(linkNode.kind) \(endNode.kind)")
-        }
+        let peer = S.Peer()
+        let holder = S.ChainHolder()
+        holder.chain = .link("north", .end(peer))
+        // The `.link` box holds (String, Chain): the inner box pointer sits after the box header (16) and
+        // the String (16).
+        let link = heapObject(in: holder, at: 16)
+        let end = heapAddress(rawWord(address: link, at: 32))
+        let graph = HeapWalker().walk([record(holder), record(peer), record(address: link), record(address: end)])
+        let linkNode = try #require(node(graph, at: link))
+        let endNode = try #require(node(graph, at: end))
+        #expect(outgoing(graph, from: holder) == ["chain (.link) (indirect) strong → \(linkNode.typeName)"])
+        #expect(outgoing(graph, fromAddress: link) == ["value.1 (.end) (indirect) strong → \(endNode.typeName)"])
+        #expect(outgoing(graph, fromAddress: end) == ["value strong → \(peerType)"])
+        #expect(linkNode.kind == .box && endNode.kind == .box, "\(linkNode.kind) \(endNode.kind)")
     }
 }

@@ -121,96 +121,88 @@ struct ExistentialWalkTests {
 
     @Test("opaque existential with the value boxed: object → box → the value's references")
     func opaqueBoxed() throws {
-        withKnownIssue(KnownWalkerIssue.boxes) {
-            let peer = S.Peer()
-            let holder = S.Opaque()
-            holder.root = S.Frame(owner: peer)
-            let box = heapObject(in: holder, at: 16)
-            let graph = HeapWalker().walk([record(holder), record(peer), record(address: box)])
-            let boxNode = try #require(node(graph, at: box))
-            #expect(
-                outgoing(graph, from: holder) == [
-                    "root (\(component) as LeakGraphHeapTests.ExistentialShapes.Frame, boxed) strong → \(boxNode.typeName)"
-                ])
-            // The box holds one Frame: it is a box (not a closure context), its reference labelled by the field.
-            #expect(boxNode.kind == .box, "\(boxNode)")
-            #expect(outgoing(graph, fromAddress: box) == ["value.owner strong → \(peerType)"])
-            #expect(strongInEdges(graph, to: box) == boxNode.retainCount)
-        }
+        let peer = S.Peer()
+        let holder = S.Opaque()
+        holder.root = S.Frame(owner: peer)
+        let box = heapObject(in: holder, at: 16)
+        let graph = HeapWalker().walk([record(holder), record(peer), record(address: box)])
+        let boxNode = try #require(node(graph, at: box))
+        #expect(
+            outgoing(graph, from: holder) == [
+                "root (\(component) as LeakGraphHeapTests.ExistentialShapes.Frame, boxed) strong → \(boxNode.typeName)"
+            ])
+        // The box holds one Frame: it is a box (not a closure context), its reference labelled by the field.
+        #expect(boxNode.kind == .box, "\(boxNode)")
+        #expect(outgoing(graph, fromAddress: box) == ["value.owner strong → \(peerType)"])
+        #expect(strongInEdges(graph, to: box) == boxNode.retainCount)
     }
 
     @Test("a small value with a weak field is boxed; the box's weak reference stays weak")
     func boxedBecauseNotBitwiseTakable() throws {
-        withKnownIssue(KnownWalkerIssue.boxes) {
-            let a = S.Peer(), b = S.Peer()
-            let holder = S.OptionalExistential()
-            holder.value = S.WeakPair(first: a, second: b)
-            let box = heapObject(in: holder, at: 16)
-            let graph = HeapWalker().walk([record(holder), record(a), record(b), record(address: box)])
-            let boxType = node(graph, at: box)?.typeName ?? "?"
-            #expect(
-                outgoing(graph, from: holder) == [
-                    "value (\(component) as LeakGraphHeapTests.ExistentialShapes.WeakPair, boxed) strong → \(boxType)"
-                ])
-            #expect(
-                outgoing(graph, fromAddress: box) == ["value.first strong → \(peerType)", "value.second weak → \(peerType)"])
-        }
+        let a = S.Peer(), b = S.Peer()
+        let holder = S.OptionalExistential()
+        holder.value = S.WeakPair(first: a, second: b)
+        let box = heapObject(in: holder, at: 16)
+        let graph = HeapWalker().walk([record(holder), record(a), record(b), record(address: box)])
+        let boxType = node(graph, at: box)?.typeName ?? "?"
+        #expect(
+            outgoing(graph, from: holder) == [
+                "value (\(component) as LeakGraphHeapTests.ExistentialShapes.WeakPair, boxed) strong → \(boxType)"
+            ])
+        #expect(
+            outgoing(graph, fromAddress: box) == ["value.first strong → \(peerType)", "value.second weak → \(peerType)"])
     }
 
     @Test("existentials inside arrays: class-bound, inline, boxed and Any elements")
     func insideArrays() throws {
-        withKnownIssue(KnownWalkerIssue.boxes) {
-            let a = S.Peer(), b = S.Peer()
-            let holder = S.Collections()
-            holder.delegates = [a, b]
-            holder.parts = [S.Caption(owner: a), S.Frame(owner: b)]
-            holder.things = [a, 5, S.Caption(owner: b)]
-            let delegates = heapObject(in: holder, at: 16)
-            let parts = heapObject(in: holder, at: 24)
-            let things = heapObject(in: holder, at: 32)
-            let frameBox = heapAddress(rawWord(address: parts, at: 32 + 40))
-            let graph = HeapWalker().walk(
-                [record(holder), record(a), record(b)]
-                    + [delegates, parts, things, frameBox].map { record(address: $0) })
-            #expect(
-                outgoing(graph, from: holder) == [
-                    "delegates strong → \(node(graph, at: delegates)?.typeName ?? "?")",
-                    "parts strong → \(node(graph, at: parts)?.typeName ?? "?")",
-                    "things strong → \(node(graph, at: things)?.typeName ?? "?")",
-                ])
-            #expect(outgoing(graph, fromAddress: delegates) == ["[0] strong → \(peerType)", "[1] strong → \(peerType)"])
-            let caption = "LeakGraphHeapTests.ExistentialShapes.Caption"
-            #expect(
-                outgoing(graph, fromAddress: parts) == [
-                    "[0] (\(caption)).owner strong → \(peerType)",
-                    "[1] (\(component) as LeakGraphHeapTests.ExistentialShapes.Frame, boxed) strong → "
-                        + (node(graph, at: frameBox)?.typeName ?? "?"),
-                ])
-            #expect(
-                outgoing(graph, fromAddress: things) == [
-                    "[0] (\(peerType)) strong → \(peerType)", "[2] (\(caption)).owner strong → \(peerType)",
-                ])
-            #expect(node(graph, at: frameBox)?.kind == .box)
-            #expect(outgoing(graph, fromAddress: frameBox) == ["value.owner strong → \(peerType)"])
-        }
+        let a = S.Peer(), b = S.Peer()
+        let holder = S.Collections()
+        holder.delegates = [a, b]
+        holder.parts = [S.Caption(owner: a), S.Frame(owner: b)]
+        holder.things = [a, 5, S.Caption(owner: b)]
+        let delegates = heapObject(in: holder, at: 16)
+        let parts = heapObject(in: holder, at: 24)
+        let things = heapObject(in: holder, at: 32)
+        let frameBox = heapAddress(rawWord(address: parts, at: 32 + 40))
+        let graph = HeapWalker().walk(
+            [record(holder), record(a), record(b)]
+                + [delegates, parts, things, frameBox].map { record(address: $0) })
+        #expect(
+            outgoing(graph, from: holder) == [
+                "delegates strong → \(node(graph, at: delegates)?.typeName ?? "?")",
+                "parts strong → \(node(graph, at: parts)?.typeName ?? "?")",
+                "things strong → \(node(graph, at: things)?.typeName ?? "?")",
+            ])
+        #expect(outgoing(graph, fromAddress: delegates) == ["[0] strong → \(peerType)", "[1] strong → \(peerType)"])
+        let caption = "LeakGraphHeapTests.ExistentialShapes.Caption"
+        #expect(
+            outgoing(graph, fromAddress: parts) == [
+                "[0] (\(caption)).owner strong → \(peerType)",
+                "[1] (\(component) as LeakGraphHeapTests.ExistentialShapes.Frame, boxed) strong → "
+                    + (node(graph, at: frameBox)?.typeName ?? "?"),
+            ])
+        #expect(
+            outgoing(graph, fromAddress: things) == [
+                "[0] (\(peerType)) strong → \(peerType)", "[2] (\(caption)).owner strong → \(peerType)",
+            ])
+        #expect(node(graph, at: frameBox)?.kind == .box)
+        #expect(outgoing(graph, fromAddress: frameBox) == ["value.owner strong → \(peerType)"])
     }
 
     @Test("existentials as dictionary values: the object reaches the storage, the storage the values")
     func insideDictionary() throws {
-        withKnownIssue(KnownWalkerIssue.hashedStorage) {
-            let a = S.Peer()
-            let holder = S.Collections()
-            holder.byName = ["title": S.Caption(owner: a)]
-            let storage = heapObject(in: holder, at: 40)
-            let graph = HeapWalker().walk([record(holder), record(a), record(address: storage)])
-            let storageNode = try #require(node(graph, at: storage))
-            #expect(storageNode.kind == .dictionaryStorage)
-            #expect(
-                outgoing(graph, fromAddress: storage) == [
-                    "[\"title\"] (LeakGraphHeapTests.ExistentialShapes.Caption).owner strong → \(peerType)"
-                ])
-            #expect(outgoing(graph, from: holder) == ["byName strong → \(storageNode.typeName)"])
-            #expect(strongInEdges(graph, to: storage) == storageNode.retainCount)
-        }
+        let a = S.Peer()
+        let holder = S.Collections()
+        holder.byName = ["title": S.Caption(owner: a)]
+        let storage = heapObject(in: holder, at: 40)
+        let graph = HeapWalker().walk([record(holder), record(a), record(address: storage)])
+        let storageNode = try #require(node(graph, at: storage))
+        #expect(storageNode.kind == .dictionaryStorage)
+        #expect(
+            outgoing(graph, fromAddress: storage) == [
+                "[\"title\"] (LeakGraphHeapTests.ExistentialShapes.Caption).owner strong → \(peerType)"
+            ])
+        #expect(outgoing(graph, from: holder) == ["byName strong → \(storageNode.typeName)"])
+        #expect(strongInEdges(graph, to: storage) == storageNode.retainCount)
     }
 }

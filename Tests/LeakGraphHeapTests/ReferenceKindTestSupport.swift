@@ -49,20 +49,3 @@ func rawWord(address: UInt, at offset: Int) -> UInt {
     UnsafeRawPointer(bitPattern: address)!.load(fromByteOffset: offset, as: UInt.self)
 }
 
-/// Zeros the 4 padding bytes after each element offset of a tuple type's metadata.
-///
-/// On Linux a tuple metadata element is `{ type pointer, uint32 offset, 4 bytes never written }`; the
-/// walker reads the offset as a word (``KnownWalkerIssue/tupleOffsets``), so in a test process whose
-/// metadata pools came from a used heap it reads garbage and traps, taking every test down with it. The
-/// tests that walk tuple payloads scrub their tuples' padding first; the bug itself is shown by the
-/// TupleMetadata end-to-end fixture. Once the walker reads 32 bits, this is a no-op and can go.
-func scrubTuplePadding(_ types: Any.Type...) {
-    for type in types {
-        let metadata = unsafeBitCast(type, to: UnsafeMutableRawPointer.self)
-        guard metadata.load(as: UInt.self) == 0x301 else { continue }
-        let count = metadata.load(fromByteOffset: 8, as: Int.self)
-        for index in 0..<count {
-            metadata.storeBytes(of: 0, toByteOffset: 24 + index * 16 + 12, as: UInt32.self)
-        }
-    }
-}

@@ -88,16 +88,6 @@ struct TypeKindWalkTests {
     typealias S = TypeShapes
     let peerType = "LeakGraphHeapTests.TypeShapes.Peer"
 
-    init() {
-        // Tuples inside Foundation values (see scrubTuplePadding): Data's inline buffer (14 bytes), UUID's
-        // uuid_t (16 bytes), JSONEncoder's NonConformingFloatEncodingStrategy.convertToString payload.
-        typealias Bytes14 = (
-            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-        )
-        scrubTuplePadding(
-            Bytes14.self, uuid_t.self, (positiveInfinity: String, negativeInfinity: String, nan: String).self)
-    }
-
     @Test("generic structs with class type arguments inside a generic class")
     func genericStructsInGenericClass() {
         let a = S.Peer(), b = S.Peer()

@@ -20,17 +20,22 @@ final class GenericClosurePlan {
         captureCount = Int(descriptor.uint32(at: 0))
         let sourceCount = Int(descriptor.uint32(at: 4))
         bindingCount = Int(descriptor.uint32(at: 8))
+        // A parameter may have several sources (`B0` and `G0R0_`: also reachable through a captured
+        // generic object); the binding source is the one used.
         var parameters = Set<Int>()
+        var named = Set<Int>()
         for index in 0..<sourceCount {
             let record = 12 + captureCount * 4 + index * 8
             guard let parameterName = descriptor.relativeDirect(at: record).map(MangledName.init),
                 let sourceName = descriptor.relativeDirect(at: record + 4).map(MangledName.init),
-                let parameter = Self.depthZeroParameterIndex(parameterName.printable),
-                let binding = Self.bindingIndex(sourceName.printable),
-                parameter == binding
+                let parameter = Self.depthZeroParameterIndex(parameterName.printable)
             else { return nil }
+            named.insert(parameter)
+            guard let binding = Self.bindingIndex(sourceName.printable) else { continue }
+            guard parameter == binding else { return nil }
             parameters.insert(parameter)
         }
+        guard named == parameters else { return nil }
         guard !parameters.isEmpty, parameters == Set(0..<parameters.count), parameters.count <= bindingCount,
             parameters.count <= Self.stands.count
         else { return nil }

@@ -12,6 +12,9 @@ final class ObjectPlan {
     let tail: TailPlan?
     /// Why part of the object's layout could not be read (empty when read exactly).
     let unreadable: [String]
+    /// For a context object with exactly one capture: the captured type's name. Such an object is a
+    /// box when a reference to it says so (see ``ReferenceScanner/Found``).
+    var boxedTypeName: String?
 
     init(kind: ObjectKind, typeName: String, slots: [Slot], tail: TailPlan? = nil, unreadable: [String] = []) {
         self.kind = kind
@@ -36,6 +39,8 @@ enum TailPlan {
     case dictionaryBuckets(key: [Slot], keyStride: Int, value: [Slot], valueStride: Int, keyFormat: KeyFormat)
     /// `_SetStorage<Element>`: occupied buckets from the bitmap at +56.
     case setBuckets(element: [Slot], stride: Int)
+    /// An `any Error` box (metadata kind 0x501): the value's type at +16, the value from +32.
+    case errorValue
     /// A generic closure context: captures laid out per object from the bindings it stores.
     case genericCaptures(GenericClosurePlan)
 }

@@ -24,7 +24,7 @@ final class ObjectPlans {
         case .heapGenericLocalVariable:
             return boxPlan(metadata)
         case .errorObject:
-            return ObjectPlan(kind: .other, typeName: "(error box)", slots: [], unreadable: ["error box contents are not read"])
+            return ObjectPlan(kind: .other, typeName: "(error box)", slots: [], tail: .errorValue)
         case .task, .job:
             return ObjectPlan(kind: .other, typeName: "(async task)", slots: [], unreadable: ["task contents are not read"])
         default:
@@ -134,9 +134,18 @@ final class ObjectPlans {
         }
         let layout = captureSlots(
             descriptor: descriptor, count: captureCount, startOffset: firstCapture, context: nil, genericArguments: nil)
-        return ObjectPlan(
+        let plan = ObjectPlan(
             kind: .closureContext, typeName: typeName, slots: layout.slots,
             unreadable: layout.unreadable.map { [$0] } ?? [])
+        if captureCount == 1, layout.unreadable == nil,
+            let name = descriptor.relativeDirect(at: 12).map(MangledName.init)
+        {
+            // Boxes of fixed-layout values (captured vars, indirect payloads, boxed existentials) have
+            // this very shape; the walk tells them apart by how they are referenced.
+            plan.boxedTypeName = name.resolve(context: nil, genericArguments: nil).map { values.typeName($0) }
+                ?? (name.referenceStorage == .weak ? "weak reference" : "value")
+        }
+        return plan
     }
 
     private var genericCaptureCache: [[UInt]: (slots: [Slot], unreadable: String?)] = [:]
@@ -175,7 +184,7 @@ final class ObjectPlans {
                 offset = align(offset, to: 8)
                 let content: SlotContent
                 switch storage {
-                case .box: content = .reference(.strong)
+                case .box: content = .boxReference
                 case .weak: content = .weakReference
                 case .unowned: content = .reference(.unowned)
                 default: content = .reference(.unmanaged)
@@ -215,6 +224,6 @@ final class ObjectPlans {
         }
         let name = "(box of \(values.typeName(boxed)))"
         return ObjectPlan(
-            kind: .box, typeName: name, slots: values.slots(of: boxed).map { $0.shifted(by: offset, under: "") })
+            kind: .box, typeName: name, slots: values.slots(of: boxed).map { $0.shifted(by: offset, under: "value") })
     }
 }

@@ -29,6 +29,11 @@ enum SlotContent {
     case reference(Ownership)
     /// A `weak` reference: a pointer to the target's side table, or zero.
     case weakReference
+    /// A strong pointer to a box object (a captured `var`'s box).
+    case boxReference
+    /// A `Builtin.BridgeObject`: a strong object pointer when its top four bits are clear (native,
+    /// mortal, not small, not foreign); otherwise a tagged value that holds no tracked object.
+    case bridgeObject
     /// A thick Swift function value: the context pointer is the second word.
     case thickFunction
     /// A class-bound existential (`any Delegate`, `AnyObject`): the object pointer is the first word.

@@ -57,9 +57,9 @@ final class ValueLayouts {
         case "Builtin.NativeObject":
             return [Slot(offset: 0, label: "", content: .reference(.strong))]
         case "Builtin.BridgeObject":
-            // Tagged pointer to string storage (on Linux arrays use native buffers): it holds no user
-            // references, and leaving it unread can only make string storage look externally held.
-            return []
+            // On Linux a bridge object is a native object pointer with flag bits in its top nibble
+            // (Dictionary/Set `_BridgeStorage`, String's `_object`); only an untagged word is a pointer.
+            return [Slot(offset: 0, label: "", content: .bridgeObject)]
         default:
             return [Slot(offset: 0, label: "", content: .unreadable("builtin \(typeName(metadata))"))]
         }
@@ -82,14 +82,14 @@ final class ValueLayouts {
         }
         let offsets = metadata + descriptor.structFieldOffsetVectorOffset * 8
         let genericArguments = descriptor.isGeneric ? metadata + 16 : nil
-        // Standard library structs (Array, Dictionary, String…) keep their storage in underscored
-        // properties: a reference found inside them is labelled by the user's property alone.
+        // Standard library structs (Array, Dictionary, ArraySlice, String…) keep their storage in
+        // internal properties: a reference found inside them is labelled by the user's property alone.
         let hidesInternals = descriptor.moduleName == "Swift"
         var result: [Slot] = []
         for (index, record) in fields.records.prefix(count).enumerated() {
             let offset = Int(offsets.uint32(at: index * 4))
             result += fieldSlots(
-                record: record, label: hidesInternals && record.name.hasPrefix("_") ? "" : nil, offset: offset,
+                record: record, label: hidesInternals ? "" : nil, offset: offset,
                 context: descriptorPointer, genericArguments: genericArguments)
         }
         return result
@@ -100,7 +100,7 @@ final class ValueLayouts {
         record: FieldRecord, label: String? = nil, offset: Int, context: UnsafeRawPointer,
         genericArguments: UnsafeRawPointer?
     ) -> [Slot] {
-        let name = label ?? record.name
+        let name = label ?? Self.propertyName(record.name)
         guard let mangled = record.mangledTypeName else {
             return [Slot(offset: offset, label: name, content: .unreadable("field without type"))]
         }
@@ -112,7 +112,7 @@ final class ValueLayouts {
         case .unownedUnsafe:
             return [Slot(offset: offset, label: name, content: .reference(.unmanaged))]
         case .box:
-            return [Slot(offset: offset, label: name, content: .reference(.strong))]
+            return [Slot(offset: offset, label: name, content: .boxReference)]
         case .none:
             break
         }
@@ -131,7 +131,9 @@ final class ValueLayouts {
         for index in 0..<count {
             let element = metadata + 24 + index * 16
             guard let type = element.pointer(at: 0) else { continue }
-            let offset = Int(element.word(at: 8))
+            // On Linux an element's offset is a 32-bit field followed by padding the runtime never
+            // writes (TargetTupleTypeMetadata::Element: StoredSize on Apple platforms only).
+            let offset = Int(element.uint32(at: 8))
             var label = String(index)
             if let labels, index < labels.count, !labels[index].isEmpty { label = String(labels[index]) }
             result += slots(of: type).map { $0.shifted(by: offset, under: label) }
@@ -183,7 +185,7 @@ final class ValueLayouts {
         for record in fields.records where record.mangledTypeName != nil {
             let name = record.name
             if record.isIndirectCase {
-                cases.append(.init(name: name, isIndirect: true, slots: [Slot(offset: 0, label: "", content: .reference(.strong))]))
+                cases.append(.init(name: name, isIndirect: true, slots: [Slot(offset: 0, label: "", content: .boxReference)]))
                 continue
             }
             // A payload case's record holds its payload type; fieldSlots resolves and lays it out.
@@ -206,14 +208,37 @@ final class ValueLayouts {
         return [Slot(offset: 0, label: "", content: .enumeration(plan))]
     }
 
+    /// The name a person wrote for a stored property: `lazy var onTap` is stored as
+    /// `$__lazy_storage_$_onTap`, a property wrapper's storage as `_value`.
+    static func propertyName(_ stored: String) -> String {
+        let lazyPrefix = "$__lazy_storage_$_"
+        if stored.hasPrefix(lazyPrefix) { return String(stored.dropFirst(lazyPrefix.count)) }
+        return stored
+    }
+
     // MARK: Names
 
     private var names: [UnsafeRawPointer: String] = [:]
 
+    /// Drops the addresses the runtime prints for private and local contexts
+    /// (`(unknown context at $7f3a869b17f8)`), which change from run to run.
+    static func stableTypeName(_ name: String) -> String {
+        guard name.contains("(unknown context at $") else { return name }
+        var result = ""
+        var rest = Substring(name)
+        while let range = rest.firstRange(of: "(unknown context at $") {
+            result += rest[..<range.lowerBound]
+            rest = rest[range.upperBound...]
+            if let close = rest.firstIndex(of: ")") { rest = rest[rest.index(after: close)...] }
+            result += "(private)"
+        }
+        return result + rest
+    }
+
     /// The runtime's qualified name of a type.
     func typeName(_ metadata: UnsafeRawPointer) -> String {
         if let name = names[metadata] { return name }
-        let name = _typeName(unsafeBitCast(metadata, to: Any.Type.self), qualified: true)
+        let name = Self.stableTypeName(_typeName(unsafeBitCast(metadata, to: Any.Type.self), qualified: true))
         names[metadata] = name
         return name
     }

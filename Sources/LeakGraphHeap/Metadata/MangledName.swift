@@ -69,7 +69,7 @@ struct MangledName {
         case UInt8(ascii: "w"): return .weak
         case UInt8(ascii: "o"): return .unowned
         case UInt8(ascii: "u"): return .unownedUnsafe
-        case UInt8(ascii: "x"), UInt8(ascii: "b"): return .box
+        case UInt8(ascii: "x"), UInt8(ascii: "b"), UInt8(ascii: "X"): return .box  // SIL box types: Xx, Xb, XX
         default: return .none
         }
     }

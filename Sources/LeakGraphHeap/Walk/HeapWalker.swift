@@ -43,6 +43,7 @@ public struct HeapWalker {
         let scanner = ReferenceScanner(plans: plans)
         var unreadableCounts: [ObjectIdentifier: (plan: ObjectPlan, count: Int)] = [:]
         var objectUnreadable: [DynamicKey: Int] = [:]
+        var boxes = Set<Int>()
         for index in graph.nodes.indices {
             let plan = objectPlans[index]
             if !plan.unreadable.isEmpty {
@@ -51,12 +52,14 @@ public struct HeapWalker {
             guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[index].address)) else { continue }
             scanner.scan(
                 object: object, plan: plan,
-                found: { label, ownership, target in
+                found: { label, ownership, target, targetIsBox in
                     guard let targetIndex = indexOfAddress[target] else { return }
                     graph.references.append(Reference(from: index, to: targetIndex, label: label, ownership: ownership))
+                    if targetIsBox { boxes.insert(targetIndex) }
                 },
                 unreadable: { reason in objectUnreadable[DynamicKey(typeName: plan.typeName, reason: reason), default: 0] += 1 })
         }
+        Self.markBoxes(boxes, plans: objectPlans, in: &graph)
         graph.diagnostics = unreadableCounts.values
             .flatMap { entry in
                 entry.plan.unreadable.map {
@@ -66,6 +69,25 @@ public struct HeapWalker {
             + objectUnreadable.map { WalkDiagnostic(typeName: $0.key.typeName, reason: $0.key.reason, objectCount: $0.value) }
         graph.diagnostics.sort { ($0.objectCount, $0.typeName, $0.reason) > ($1.objectCount, $1.typeName, $1.reason) }
         return graph
+    }
+
+    /// Shows single-capture context objects that are referenced as boxes as what they are: a box of
+    /// its value, whose references are labelled `value…` instead of `capture[0]…`.
+    private static func markBoxes(_ boxes: Set<Int>, plans: [ObjectPlan], in graph: inout ObjectGraph) {
+        var relabel = Set<Int>()
+        for index in boxes where graph.nodes[index].kind == .closureContext {
+            guard let boxed = plans[index].boxedTypeName else { continue }
+            graph.nodes[index].kind = .box
+            graph.nodes[index].typeName = "(box of \(boxed))"
+            relabel.insert(index)
+        }
+        guard !relabel.isEmpty else { return }
+        for position in graph.references.indices where relabel.contains(graph.references[position].from) {
+            let label = graph.references[position].label
+            if label.hasPrefix("capture[0]") {
+                graph.references[position].label = "value" + label.dropFirst("capture[0]".count)
+            }
+        }
     }
 
     private struct DynamicKey: Hashable {

@@ -5,12 +5,16 @@ import LeakGraphModel
 ///
 /// Every read is a raw load of words; enum payloads are projected on a private byte copy.
 struct ReferenceScanner {
+    /// Receives one reference: its label, ownership, target address, and whether the target is known
+    /// to be a box (an `indirect` payload, a boxed existential value, a captured `var`).
+    typealias Found = (_ label: String, _ ownership: Ownership, _ target: UInt, _ targetIsBox: Bool) -> Void
+
     let plans: ObjectPlans
 
     /// Calls `found(label, ownership, targetAddress)` for every reference inside the object at `object`,
     /// and `unreadable(reason)` when part of this particular object's layout could not be read.
     func scan(
-        object: UnsafeRawPointer, plan: ObjectPlan, found: (String, Ownership, UInt) -> Void,
+        object: UnsafeRawPointer, plan: ObjectPlan, found: Found,
         unreadable: (String) -> Void = { _ in }
     ) {
         scan(slots: plan.slots, at: object, prefix: "", found: found)
@@ -28,10 +32,17 @@ struct ReferenceScanner {
             guard let keys = object.pointer(at: 48), let values = object.pointer(at: 56) else { return }
             forEachOccupiedBucket(object, bitmapOffset: 64) { bucket in
                 let keyAddress = keys + bucket * keyStride
-                let shown = KeyDescription.describe(keyAddress, format: keyFormat) ?? "bucket \(bucket)"
-                scan(slots: key, at: keyAddress, prefix: "key \(shown)", found: found)
-                scan(slots: value, at: values + bucket * valueStride, prefix: "[\(shown)]", found: found)
+                // Bucket numbers depend on the per-process hash seed: never put them in labels.
+                let shown = KeyDescription.describe(keyAddress, format: keyFormat)
+                scan(slots: key, at: keyAddress, prefix: shown.map { "key \($0)" } ?? "key", found: found)
+                scan(slots: value, at: values + bucket * valueStride, prefix: "[\(shown ?? "value")]", found: found)
             }
+        case .errorValue:
+            // Linux `SwiftError` (no Objective-C interop): header, the value's type metadata, its Error
+            // witness table, then the value aligned for its type.
+            guard let type = object.pointer(at: 16) else { return }
+            let witnesses = ValueWitnesses(of: type)
+            scan(slots: plans.values.slots(of: type), at: object + align(32, to: witnesses.alignment), prefix: "value", found: found)
         case .genericCaptures(let generic):
             let layout = plans.genericCaptureSlots(generic, object: object)
             if let reason = layout.unreadable { unreadable(reason) }
@@ -62,26 +73,32 @@ struct ReferenceScanner {
         }
     }
 
-    func scan(slots: [Slot], at base: UnsafeRawPointer, prefix: String, found: (String, Ownership, UInt) -> Void) {
+    func scan(slots: [Slot], at base: UnsafeRawPointer, prefix: String, found: Found) {
         for slot in slots {
             let address = base + slot.offset
             switch slot.content {
             case .reference(let ownership):
                 let target = address.word()
-                if target != 0 { found(Slot.join(prefix, slot.label), ownership, target) }
+                if target != 0 { found(Slot.join(prefix, slot.label), ownership, target, false) }
+            case .boxReference:
+                let target = address.word()
+                if target != 0 { found(Slot.join(prefix, slot.label), .strong, target, true) }
+            case .bridgeObject:
+                let word = address.word()
+                if word != 0, word >> 60 == 0 { found(Slot.join(prefix, slot.label), .strong, word, false) }
             case .weakReference:
                 // A weak reference points at the target's side table entry, whose first word is the object.
                 let sideTable = address.word()
                 if sideTable != 0, let entry = UnsafeRawPointer(bitPattern: sideTable & ~UInt(0x7)) {
                     let target = entry.word()
-                    if target != 0 { found(Slot.join(prefix, slot.label), .weak, target) }
+                    if target != 0 { found(Slot.join(prefix, slot.label), .weak, target, false) }
                 }
             case .thickFunction:
                 let context = address.word(at: 8)
-                if context != 0 { found(Slot.join(prefix, slot.label) + " (closure)", .strong, context) }
+                if context != 0 { found(Slot.join(prefix, slot.label) + " (closure)", .strong, context, false) }
             case .classExistential:
                 let target = address.word()
-                if target != 0 { found(Slot.join(prefix, slot.label), .strong, target) }
+                if target != 0 { found(Slot.join(prefix, slot.label), .strong, target, false) }
             case .opaqueExistential(let existentialName):
                 scanOpaqueExistential(
                     at: address, existentialName: existentialName, label: Slot.join(prefix, slot.label), found: found)
@@ -94,7 +111,7 @@ struct ReferenceScanner {
     }
 
     private func scanOpaqueExistential(
-        at address: UnsafeRawPointer, existentialName: String, label: String, found: (String, Ownership, UInt) -> Void
+        at address: UnsafeRawPointer, existentialName: String, label: String, found: Found
     ) {
         guard let type = address.pointer(at: 24) else { return }
         let witnesses = ValueWitnesses(of: type)
@@ -102,17 +119,17 @@ struct ReferenceScanner {
         let typeName = plans.values.typeName(type)
         if witnesses.isNonInline {
             let box = address.word()
-            if box != 0 { found("\(label) (\(existentialName) as \(typeName), boxed)", .strong, box) }
+            if box != 0 { found("\(label) (\(existentialName) as \(typeName), boxed)", .strong, box, true) }
         } else {
             scan(slots: plans.values.slots(of: type), at: address, prefix: "\(label) (\(typeName))", found: found)
         }
     }
 
-    private func scanEnum(_ plan: EnumPlan, at address: UnsafeRawPointer, label: String, found: (String, Ownership, UInt) -> Void) {
+    private func scanEnum(_ plan: EnumPlan, at address: UnsafeRawPointer, label: String, found: Found) {
         if plan.singleReference {
             let target = address.word()
             if target != 0 {
-                found(plan.isOptional ? label : "\(label) (.\(plan.payloadCases[0].name))", .strong, target)
+                found(plan.isOptional ? label : "\(label) (.\(plan.payloadCases[0].name))", .strong, target, false)
             }
             return
         }
@@ -129,7 +146,7 @@ struct ReferenceScanner {
             let caseLabel = plan.isOptional ? label : "\(label) (.\(payloadCase.name))"
             if payloadCase.isIndirect {
                 let box = UnsafeRawPointer(copyBase).word()
-                if box != 0 { found(caseLabel + " (indirect)", .strong, box) }
+                if box != 0 { found(caseLabel + " (indirect)", .strong, box, true) }
             } else {
                 scan(slots: payloadCase.slots, at: UnsafeRawPointer(copyBase), prefix: caseLabel, found: found)
             }
