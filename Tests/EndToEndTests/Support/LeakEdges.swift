@@ -5,8 +5,9 @@ import Testing
 // Edge-level checks for the reference-kind fixtures: every reference between leaked objects as one
 // readable line, `From —label→ To`, so a test states the exact labelled graph a person reads in the report.
 
-/// A type key that is the same in every run: private types print as `(unknown context at $7f…)` with an
-/// address that moves with ASLR; that address is dropped.
+/// A type key that is the same in every run. The walker already shows private contexts as `(private)`
+/// instead of the runtime's `(unknown context at $7f…)`, whose address moves with ASLR; should such an
+/// address ever come through, it is dropped here too so the comparison stays stable.
 func stableTypeKey(_ leak: LeakReport.Leak) -> String {
     typeKey(leak).replacingOccurrences(
         of: #"\(unknown context at \$[0-9a-f]+\)"#, with: "(unknown context)", options: .regularExpression)
