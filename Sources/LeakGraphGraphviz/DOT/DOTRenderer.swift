@@ -213,7 +213,7 @@ public enum DOTRenderer {
         let edges = builder.edges(suspects: suspectReferences(index, cycles: drawnCycles))
         let engine = engine(nodeCount: builder.nodes.count, edgeCount: edges.count, options: options)
 
-        let program = ReportNaming.programName(report)
+        let program = ReportNaming.programName(report.program)
         let summary = report.summary
         let title = "\(program): \(ReportNaming.count(summary.leakedObjects, "leaked object")), "
             + "\(ReportNaming.count(summary.leakedBytes, "byte")) in \(ReportNaming.count(summary.rootCycles, "root cycle"))"

@@ -46,7 +46,8 @@ private struct HTMLPage {
     let index: ReportIndex
     let overviewSVG: String?
     let cycleSVGs: [Int: String]
-    let traceSections: [Int: String]
+    /// The text report's section of each cycle, by position in `report.cycles`.
+    let traceSections: [String]
     var html: [String] = []
 
     var report: LeakReport { index.report }
@@ -63,45 +64,11 @@ private struct HTMLPage {
         }
         overviewSVG = overview
         cycleSVGs = cycles
-        traceSections = Self.cycleSections(of: TextReport.render(index.report))
-    }
-
-    /// The text report's section of each cycle, by position in `report.cycles`: the `ROOT CYCLE #n` line
-    /// and the indented lines after it.
-    static func cycleSections(of text: String) -> [Int: String] {
-        var result: [Int: String] = [:]
-        var current: Int?
-        var lines: [Substring] = []
-        func finish() {
-            if let current {
-                while let last = lines.last, last.allSatisfy(\.isWhitespace) { lines.removeLast() }
-                result[current] = lines.joined(separator: "\n")
-            }
-            current = nil
-            lines = []
-        }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("ROOT CYCLE #") {
-                finish()
-                let digits = line.dropFirst("ROOT CYCLE #".count).prefix { $0.isASCII && $0.isNumber }
-                if let number = Int(digits), number >= 1 {
-                    current = number - 1
-                    lines = [line]
-                }
-            } else if current != nil {
-                if line.isEmpty || line.first == " " {
-                    lines.append(line)
-                } else {
-                    finish()
-                }
-            }
-        }
-        finish()
-        return result
+        traceSections = TextReport.cycleSections(of: index.report)
     }
 
     mutating func render() -> String {
-        let program = ReportNaming.programName(report)
+        let program = ReportNaming.programName(report.program)
         let summary = report.summary
         let leaks = ReportNaming.count(summary.leakedObjects, "leak")
         html.append("<!DOCTYPE html>")
@@ -136,7 +103,7 @@ private struct HTMLPage {
 
     mutating func renderHeader(program: String) {
         let summary = report.summary
-        let command = ([report.program.path] + report.program.arguments.map(Self.shellQuoted)).joined(separator: " ")
+        let command = ReportNaming.commandLine(report.program)
         html.append("<header>")
         html.append("<h1>LeakGraph report: <span class=\"program\">\(e(program))</span></h1>")
         html.append(
@@ -253,10 +220,8 @@ private struct HTMLPage {
         } else {
             html.append("<p class=\"muted\">No graph was drawn for this cycle.</p>")
         }
-        if let trace = traceSections[cycle] {
-            html.append("<h3>Leak trace</h3>")
-            html.append("<pre class=\"trace\">\(e(trace))</pre>")
-        }
+        html.append("<h3>Leak trace</h3>")
+        html.append("<pre class=\"trace\">\(e(traceSections[cycle]))</pre>")
         renderBacktraces(members: members, held: held, open: members.count + held.count <= 20)
         html.append("</section>")
     }
@@ -408,26 +373,8 @@ private struct HTMLPage {
         return "\(index.typeName(from)).\(suspect.label)"
     }
 
-    /// Types of `positions` with counts, largest byte total first.
-    func typeGroups(_ positions: [Int]) -> [(name: String, count: Int)] {
-        var groups: [String: (count: Int, bytes: Int)] = [:]
-        for position in positions {
-            let name = index.typeName(position)
-            groups[name, default: (0, 0)].count += 1
-            groups[name, default: (0, 0)].bytes += report.leaks[position].size
-        }
-        return groups.sorted { a, b in
-            if a.value.bytes != b.value.bytes { return a.value.bytes > b.value.bytes }
-            if a.value.count != b.value.count { return a.value.count > b.value.count }
-            return a.key < b.key
-        }.map { ($0.key, $0.value.count) }
-    }
-
-    /// `arg` unchanged when it is plain; otherwise in single quotes.
-    static func shellQuoted(_ argument: String) -> String {
-        let plain = !argument.isEmpty && argument.allSatisfy {
-            $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0)
-        }
-        return plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'"
+    /// Types of `positions` in ``ReportNaming/typeGroups(_:)`` order.
+    func typeGroups(_ positions: [Int]) -> [ReportNaming.TypeGroup] {
+        ReportNaming.typeGroups(positions.lazy.map { (name: index.typeName($0), size: report.leaks[$0].size) })
     }
 }

@@ -112,7 +112,7 @@ extension TextRenderer {
             var previous = -1
             for index in shown.sorted() {
                 if index > previous + 1 {
-                    parts.append(counted ? "…" : "… (\(grouped(steps.count)) objects in the ring)")
+                    parts.append(counted ? "…" : "… (\(ReportNaming.grouped(steps.count)) objects in the ring)")
                     counted = true
                 }
                 parts.append(stepText(steps[index].from, steps[index].label))

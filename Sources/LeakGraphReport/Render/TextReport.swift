@@ -36,12 +36,14 @@
 /// - **Creation site**: the first backtrace frame (the user's own frames come first) with a source file and a
 ///   line that is not compiler-generated — a class's `__allocating_init` or a thunk, which only allocate or
 ///   forward, so the line that called them is shown instead; else the first frame with a file, else the
-///   first frame: `created at file.swift:12 in function` (file name without its directory). The same rule as
-///   `FramePolicy.creationSite` in LeakGraphSymbolication, on report frames.
+///   first frame: `created at file.swift:12 in function` (file name without its directory), or
+///   `created in function` for a frame without a file. This is ``ReportNaming/creationSite(_:)``, the same
+///   rule as `FramePolicy.creationSite` in LeakGraphSymbolication, on report frames.
 /// - **Held objects**: `holds N objects, B bytes:` then the types, largest byte total first, as
 ///   `Type × count (bytes)`; at most ten types, then `… and N more types`.
 /// - **Type names** drop their leading module (`LinkedRing.DummyObject` → `DummyObject`) unless two leaked
 ///   types would then read the same; such types keep their full names everywhere.
+/// - Names, creation sites, numbers and the command line follow ``ReportNaming``, as every renderer does.
 /// - Leaked objects in no listed cycle (never produced by the builder) are listed by type under
 ///   `OTHER LEAKED OBJECTS`; walk diagnostics close the text. With no leaks the text says
 ///   `No leaks found.`
@@ -61,6 +63,36 @@ public enum TextReport {
     public static func render(_ report: LeakReport, pathLimit: Int = defaultPathLimit) -> String {
         var renderer = TextRenderer(report: report, pathLimit: max(1, pathLimit))
         return renderer.render()
+    }
+
+    /// Renders the section of one root cycle exactly as ``render(_:pathLimit:)`` writes it: the
+    /// `ROOT CYCLE #n` line, the leak trace, the members' tree and the `holds` line, joined by line feeds
+    /// without a final one (in the whole text it stands between blank lines).
+    ///
+    /// To render every cycle's section, ``cycleSections(of:pathLimit:)`` indexes the report once.
+    ///
+    /// - Parameters:
+    ///   - cycle: The position of the cycle in `report.cycles` (it is numbered `cycle + 1`); must be valid.
+    ///   - report: The report.
+    ///   - pathLimit: The maximum number of object and `↺` lines drawn (at least 1).
+    /// - Complexity: O(*n* + *e*) for *n* leaks and *e* references (indexing the report).
+    public static func cycleSection(_ cycle: Int, of report: LeakReport, pathLimit: Int = defaultPathLimit) -> String {
+        precondition(report.cycles.indices.contains(cycle), "no root cycle at position \(cycle)")
+        var renderer = TextRenderer(report: report, pathLimit: max(1, pathLimit))
+        return renderer.cycleSection(cycle)
+    }
+
+    /// Renders the section of every root cycle (see ``cycleSection(_:of:pathLimit:)``), in the order of
+    /// `report.cycles`.
+    ///
+    /// - Parameters:
+    ///   - report: The report.
+    ///   - pathLimit: The maximum number of object and `↺` lines drawn per root cycle (at least 1).
+    /// - Returns: One section per element of `report.cycles`.
+    /// - Complexity: O(*n* + *e*) for *n* leaks and *e* references (plus sorting the type groups).
+    public static func cycleSections(of report: LeakReport, pathLimit: Int = defaultPathLimit) -> [String] {
+        var renderer = TextRenderer(report: report, pathLimit: max(1, pathLimit))
+        return report.cycles.indices.map { renderer.cycleSection($0) }
     }
 }
 
@@ -92,21 +124,26 @@ struct TextRenderer {
         }
         self.position = position
         self.strongOut = strongOut
-        self.displayName = Self.displayNames(for: report.leaks.map(\.type))
+        self.displayName = ReportNaming.displayNames(for: report.leaks.map(\.type))
     }
 
     mutating func render() -> String {
         renderHeader()
         var listed = [Bool](repeating: false, count: report.leaks.count)
         for (ordinal, cycle) in report.cycles.enumerated() {
+            for id in cycle.members + cycle.holds {
+                if let index = position[id] { listed[index] = true }
+            }
             lines.append("")
-            renderCycle(cycle, ordinal: ordinal, listed: &listed)
+            renderCycle(cycle, ordinal: ordinal)
         }
         let unlisted = report.leaks.indices.filter { !listed[$0] }
         if !unlisted.isEmpty {
             lines.append("")
             let bytes = unlisted.reduce(0) { $0 + report.leaks[$1].size }
-            lines.append("OTHER LEAKED OBJECTS: \(count(unlisted.count, "object")), \(count(bytes, "byte"))")
+            lines.append(
+                "OTHER LEAKED OBJECTS: \(ReportNaming.count(unlisted.count, "object")), \(ReportNaming.count(bytes, "byte"))"
+            )
             lines.append("   " + typeGroups(unlisted))
         }
         if report.leaks.isEmpty {
@@ -119,7 +156,8 @@ struct TextRenderer {
                 "Not read exactly (what these reference counts as held from outside, so a leak there can be missed):"
             )
             for diagnostic in report.diagnostics {
-                lines.append("   \(diagnostic.typeName): \(diagnostic.reason) (\(count(diagnostic.objectCount, "object")))")
+                let objects = ReportNaming.count(diagnostic.objectCount, "object")
+                lines.append("   \(diagnostic.typeName): \(diagnostic.reason) (\(objects))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -128,32 +166,42 @@ struct TextRenderer {
     // MARK: Header
 
     mutating func renderHeader() {
-        let path = report.program.path
-        let name = path.split(separator: "/").last.map(String.init) ?? (path.isEmpty ? "?" : path)
+        let name = ReportNaming.programName(report.program)
         let summary = report.summary
-        let leaks = count(summary.leakedObjects, "leak")
-        lines.append("Process \(name): \(leaks) for \(grouped(summary.leakedBytes)) total leaked bytes.")
-        let tracked = count(summary.trackedObjects, "object")
-        let cycles = count(summary.rootCycles, "root cycle")
-        lines.append("Process \(name): \(tracked) tracked, \(grouped(summary.liveObjects)) live, \(cycles).")
-        let command = ([path] + report.program.arguments.map(Self.shellQuoted)).joined(separator: " ")
+        let leaks = ReportNaming.count(summary.leakedObjects, "leak")
+        lines.append("Process \(name): \(leaks) for \(ReportNaming.grouped(summary.leakedBytes)) total leaked bytes.")
+        let tracked = ReportNaming.count(summary.trackedObjects, "object")
+        let cycles = ReportNaming.count(summary.rootCycles, "root cycle")
+        lines.append("Process \(name): \(tracked) tracked, \(ReportNaming.grouped(summary.liveObjects)) live, \(cycles).")
+        let command = ReportNaming.commandLine(report.program)
         lines.append("Command: \(command)   (exit status \(report.program.exitStatus))")
     }
 
     // MARK: Cycles
 
-    mutating func renderCycle(_ cycle: LeakReport.Cycle, ordinal: Int, listed: inout [Bool]) {
+    /// The lines of the cycle at `ordinal` in `report.cycles`, joined by line feeds; `lines` is left empty.
+    mutating func cycleSection(_ ordinal: Int) -> String {
+        lines = []
+        renderCycle(report.cycles[ordinal], ordinal: ordinal)
+        let text = lines.joined(separator: "\n")
+        lines = []
+        return text
+    }
+
+    /// Appends the `ROOT CYCLE #n` line (`n` is `ordinal + 1`), the leak trace, the members' tree and the
+    /// `holds` line of `cycle`.
+    mutating func renderCycle(_ cycle: LeakReport.Cycle, ordinal: Int) {
         let members = cycle.members.compactMap { position[$0] }
         let held = cycle.holds.compactMap { position[$0] }
-        for index in members + held { listed[index] = true }
         let memberBytes = members.reduce(0) { $0 + report.leaks[$1].size }
-        let title = "\(count(members.count, "object")), \(count(memberBytes, "byte"))"
+        let title = "\(ReportNaming.count(members.count, "object")), \(ReportNaming.count(memberBytes, "byte"))"
         lines.append("ROOT CYCLE #\(ordinal + 1): \(title)")
         renderTrace(cycle, members: members)
         renderTree(members, suspect: suspectEdge(of: cycle))
         if !held.isEmpty {
             let heldBytes = held.reduce(0) { $0 + report.leaks[$1].size }
-            lines.append("   holds \(count(held.count, "object")), \(count(heldBytes, "byte")): \(typeGroups(held))")
+            let heldText = "\(ReportNaming.count(held.count, "object")), \(ReportNaming.count(heldBytes, "byte"))"
+            lines.append("   holds \(heldText): \(typeGroups(held))")
         }
     }
 
@@ -217,7 +265,7 @@ struct TextRenderer {
             let remaining = members.count - drawn.count
             lines.append(
                 remaining > 0
-                    ? "     … \(grouped(remaining)) more \(remaining == 1 ? "object" : "objects") in this cycle"
+                    ? "     … \(ReportNaming.grouped(remaining)) more \(remaining == 1 ? "object" : "objects") in this cycle"
                     : "     … more references among these objects"
             )
         }
@@ -240,108 +288,23 @@ struct TextRenderer {
     /// `Type (0x…, 32 bytes)  created at file.swift:12 in function`.
     func objectText(_ index: Int) -> String {
         let leak = report.leaks[index]
-        var text = "\(typeText(index)) (\(leak.address), \(count(leak.size, "byte")))"
-        if let site = Self.creationSite(leak.backtrace) {
-            text += "  created " + site
+        var text = "\(typeText(index)) (\(leak.address), \(ReportNaming.count(leak.size, "byte")))"
+        if let site = ReportNaming.creationSite(leak.backtrace) {
+            text += site.place == nil ? "  created in \(site.function)" : "  created at \(site.text)"
         }
         return text
     }
 
-    /// `at main.swift:12 in makeRing()` from the first frame with a file and a line that is not
-    /// compiler-generated, else the first frame with a file, else the first frame.
-    static func creationSite(_ backtrace: [LeakReport.Frame]) -> String? {
-        let placed = backtrace.first { $0.file != nil && $0.line != nil && !Self.isCompilerGenerated($0.function) }
-        guard let frame = placed ?? backtrace.first(where: { $0.file != nil }) ?? backtrace.first else {
-            return nil
-        }
-        guard let file = frame.file else { return "in \(frame.function)" }
-        let fileName = file.split(separator: "/").last.map(String.init) ?? file
-        let place = frame.line.map { "\(fileName):\($0)" } ?? fileName
-        return "at \(place) in \(frame.function)"
-    }
-
-    /// Whether a demangled function name is a class's allocating initializer or a thunk (as
-    /// `FramePolicy.isCompilerGenerated` judges symbolized frames).
-    static func isCompilerGenerated(_ function: String) -> Bool {
-        function.contains("__allocating_init") || compilerGeneratedPrefixes.contains { function.hasPrefix($0) }
-    }
-
-    private static let compilerGeneratedPrefixes = [
-        "reabstraction thunk", "thunk for ", "dispatch thunk of ", "vtable thunk for ", "protocol witness for ",
-        "partial apply forwarder for ", "@objc ", "@nonobjc ", "autoclosure thunk",
-    ]
-
-    /// `Payload × 3 (96 bytes), Box × 1 (32 bytes)`: largest byte total first, then count, then name.
+    /// `Payload × 3 (96 bytes), Box × 1 (32 bytes)`: in ``ReportNaming/typeGroups(_:)`` order, at most
+    /// ``TextReport/heldTypeLimit`` types.
     func typeGroups(_ indices: [Int]) -> String {
-        var groups: [String: (count: Int, bytes: Int)] = [:]
-        for index in indices {
-            let name = typeText(index)
-            groups[name, default: (0, 0)].count += 1
-            groups[name, default: (0, 0)].bytes += report.leaks[index].size
+        let groups = ReportNaming.typeGroups(indices.lazy.map { (name: typeText($0), size: report.leaks[$0].size) })
+        var parts = groups.prefix(TextReport.heldTypeLimit).map {
+            "\($0.name) × \(ReportNaming.grouped($0.count)) (\(ReportNaming.count($0.bytes, "byte")))"
         }
-        let sorted = groups.sorted { a, b in
-            if a.value.bytes != b.value.bytes { return a.value.bytes > b.value.bytes }
-            if a.value.count != b.value.count { return a.value.count > b.value.count }
-            return a.key < b.key
-        }
-        var parts = sorted.prefix(TextReport.heldTypeLimit).map {
-            "\($0.key) × \(grouped($0.value.count)) (\(count($0.value.bytes, "byte")))"
-        }
-        if sorted.count > TextReport.heldTypeLimit {
-            parts.append("… and \(sorted.count - TextReport.heldTypeLimit) more types")
+        if groups.count > TextReport.heldTypeLimit {
+            parts.append("… and \(groups.count - TextReport.heldTypeLimit) more types")
         }
         return parts.joined(separator: ", ")
-    }
-
-    /// Full type name → shown name: without the leading module when no other leaked type reads the same.
-    static func displayNames(for types: [String]) -> [String: String] {
-        var byShort: [String: Set<String>] = [:]
-        for type in Set(types) {
-            byShort[shortName(type), default: []].insert(type)
-        }
-        var result: [String: String] = [:]
-        for (short, fulls) in byShort {
-            for full in fulls {
-                result[full] = fulls.count == 1 ? short : full
-            }
-        }
-        return result
-    }
-
-    /// `MyApp.Node<Swift.Int>` → `Node<Swift.Int>`: drops a leading identifier and dot that come before
-    /// any generic argument list or other punctuation. Other names are returned unchanged.
-    static func shortName(_ type: String) -> String {
-        guard let dot = type.firstIndex(of: ".") else { return type }
-        let module = type[..<dot]
-        let isIdentifier = !module.isEmpty && module.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
-            && !(module.first?.isNumber ?? true)
-        let rest = type[type.index(after: dot)...]
-        return isIdentifier && !rest.isEmpty ? String(rest) : type
-    }
-
-    // MARK: Numbers and words
-
-    /// `12,345`.
-    func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (offset, digit) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return value < 0 ? "-" + result : result
-    }
-
-    /// `1 leak`, `12 leaks`, `1,024 bytes`.
-    func count(_ value: Int, _ noun: String) -> String {
-        "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
-    }
-
-    /// `arg` unchanged when it is plain; otherwise in single quotes.
-    static func shellQuoted(_ argument: String) -> String {
-        let plain = !argument.isEmpty && argument.allSatisfy {
-            $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0)
-        }
-        return plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'"
     }
 }

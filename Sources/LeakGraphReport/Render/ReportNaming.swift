@@ -1,0 +1,195 @@
+/// The rules every LeakGraph renderer (text, DOT, SVG, HTML) follows when it names types, places
+/// creation sites, writes numbers and quotes the command line, so that all of them read the same.
+///
+/// Every function is a pure function of its arguments.
+public enum ReportNaming {
+    // MARK: Type names
+
+    /// Full type name → the name shown: without the leading module (`LinkedRing.DummyObject` →
+    /// `DummyObject`, see ``shortName(_:)``) unless another of `types` would then read the same; such
+    /// types keep their full names.
+    ///
+    /// - Parameter types: The full type names of the objects shown (repeats are allowed).
+    /// - Returns: A name for every distinct element of `types`.
+    /// - Complexity: O(*n*) for *n* names (hashing aside).
+    public static func displayNames(for types: [String]) -> [String: String] {
+        var byShort: [String: Set<String>] = [:]
+        for type in Set(types) {
+            byShort[shortName(type), default: []].insert(type)
+        }
+        var result: [String: String] = [:]
+        for (short, fulls) in byShort {
+            for full in fulls {
+                result[full] = fulls.count == 1 ? short : full
+            }
+        }
+        return result
+    }
+
+    /// `MyApp.Node<Swift.Int>` → `Node<Swift.Int>`: drops a leading identifier and dot that come before
+    /// any generic argument list or other punctuation. Other names are returned unchanged.
+    public static func shortName(_ type: String) -> String {
+        guard let dot = type.firstIndex(of: ".") else { return type }
+        let module = type[..<dot]
+        let isIdentifier = !module.isEmpty && module.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+            && !(module.first?.isNumber ?? true)
+        let rest = type[type.index(after: dot)...]
+        return isIdentifier && !rest.isEmpty ? String(rest) : type
+    }
+
+    // MARK: Creation sites
+
+    /// Where an object was created: the frame ``ReportNaming/creationSite(_:)`` chose.
+    public struct CreationSite: Hashable, Sendable {
+        /// `main.swift:12` (file name without its directory), `main.swift` when the frame has no line, or
+        /// `nil` when it has no file.
+        public var place: String?
+        /// The frame's function.
+        public var function: String
+
+        /// Creates a creation site.
+        public init(place: String?, function: String) {
+            self.place = place
+            self.function = function
+        }
+
+        /// `main.swift:12 in makeRing()`, or the function alone when there is no place.
+        public var text: String {
+            place.map { "\($0) in \(function)" } ?? function
+        }
+    }
+
+    /// The creation site of a backtrace (the user's own frames come first): the first frame with a source
+    /// file and a line that is not compiler-generated (see ``isCompilerGenerated(_:)``: an
+    /// `__allocating_init` or a thunk only allocates or forwards, so the line that called it is shown
+    /// instead), else the first frame with a file, else the first frame.
+    ///
+    /// The same rule as `FramePolicy.creationSite` in LeakGraphSymbolication, on report frames.
+    ///
+    /// - Returns: The site, or `nil` for an empty backtrace.
+    /// - Complexity: O(*f*) for *f* frames.
+    public static func creationSite(_ backtrace: [LeakReport.Frame]) -> CreationSite? {
+        let placed = backtrace.first { $0.file != nil && $0.line != nil && !isCompilerGenerated($0.function) }
+        guard let frame = placed ?? backtrace.first(where: { $0.file != nil }) ?? backtrace.first else {
+            return nil
+        }
+        guard let file = frame.file else { return CreationSite(place: nil, function: frame.function) }
+        return CreationSite(place: place(file: file, line: frame.line), function: frame.function)
+    }
+
+    /// Remembers the creation site of the last backtrace asked for: objects made at one place have equal
+    /// backtraces, one after the other, and comparing frames is cheaper than finding the site again.
+    public struct CreationSiteCache: Sendable {
+        private var last: [LeakReport.Frame]?
+        private var lastSite: CreationSite?
+
+        /// Creates an empty cache.
+        public init() {}
+
+        /// ``ReportNaming/creationSite(_:)`` of `backtrace`.
+        public mutating func site(_ backtrace: [LeakReport.Frame]) -> CreationSite? {
+            if let last, last == backtrace {
+                return lastSite
+            }
+            last = backtrace
+            lastSite = ReportNaming.creationSite(backtrace)
+            return lastSite
+        }
+    }
+
+    /// `main.swift:12` from `/src/main.swift` and 12; `main.swift` without a line.
+    public static func place(file: String, line: Int?) -> String {
+        let fileName = file.split(separator: "/").last.map(String.init) ?? file
+        return line.map { "\(fileName):\($0)" } ?? fileName
+    }
+
+    /// Whether a demangled function name is a class's allocating initializer or a thunk (as
+    /// `FramePolicy.isCompilerGenerated` judges symbolized frames): it contains `__allocating_init` or
+    /// starts with one of ``compilerGeneratedPrefixes``.
+    public static func isCompilerGenerated(_ function: String) -> Bool {
+        function.contains("__allocating_init") || compilerGeneratedPrefixes.contains { function.hasPrefix($0) }
+    }
+
+    /// The beginnings of demangled names of thunks and forwarders, which only forward to the real work.
+    public static let compilerGeneratedPrefixes = [
+        "reabstraction thunk", "thunk for ", "dispatch thunk of ", "vtable thunk for ", "protocol witness for ",
+        "partial apply forwarder for ", "@objc ", "@nonobjc ", "autoclosure thunk",
+    ]
+
+    // MARK: Type groups
+
+    /// Objects that share a shown type name.
+    public struct TypeGroup: Hashable, Sendable {
+        /// The shown type name.
+        public var name: String
+        /// How many objects.
+        public var count: Int
+        /// Their bytes together.
+        public var bytes: Int
+
+        /// Creates a group.
+        public init(name: String, count: Int, bytes: Int) {
+            self.name = name
+            self.count = count
+            self.bytes = bytes
+        }
+    }
+
+    /// `objects` grouped by name: largest byte total first, then the larger count, then by name.
+    ///
+    /// - Parameter objects: Each object's shown type name and size in bytes.
+    /// - Complexity: O(*n* + *t* log *t*) for *n* objects of *t* names.
+    public static func typeGroups(_ objects: some Sequence<(name: String, size: Int)>) -> [TypeGroup] {
+        var groups: [String: (count: Int, bytes: Int)] = [:]
+        for (name, size) in objects {
+            groups[name, default: (0, 0)].count += 1
+            groups[name, default: (0, 0)].bytes += size
+        }
+        return groups.sorted { a, b in
+            if a.value.bytes != b.value.bytes { return a.value.bytes > b.value.bytes }
+            if a.value.count != b.value.count { return a.value.count > b.value.count }
+            return a.key < b.key
+        }.map { TypeGroup(name: $0.key, count: $0.value.count, bytes: $0.value.bytes) }
+    }
+
+    // MARK: Numbers and words
+
+    /// `12,345`: the decimal digits in groups of three, `-` before a negative value.
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return value < 0 ? "-" + result : result
+    }
+
+    /// `1 leak`, `12 leaks`, `1,024 bytes`: ``grouped(_:)`` and `noun`, with an `s` unless `value` is 1.
+    public static func count(_ value: Int, _ noun: String) -> String {
+        "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
+    }
+
+    // MARK: The program
+
+    /// The program's file name (its path without the directory), `?` when the path is empty.
+    public static func programName(_ program: LeakReport.Program) -> String {
+        let path = program.path
+        return path.split(separator: "/").last.map(String.init) ?? (path.isEmpty ? "?" : path)
+    }
+
+    /// The command line as a shell would read it: the path and the arguments, each ``shellQuoted(_:)``
+    /// (the path as it is).
+    public static func commandLine(_ program: LeakReport.Program) -> String {
+        ([program.path] + program.arguments.map(shellQuoted)).joined(separator: " ")
+    }
+
+    /// `argument` unchanged when it is plain (letters, digits and `-_./=:,+@%`); otherwise in single
+    /// quotes, a quote inside written `'\''`.
+    public static func shellQuoted(_ argument: String) -> String {
+        let plain = !argument.isEmpty && argument.allSatisfy {
+            $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0)
+        }
+        return plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'"
+    }
+}
