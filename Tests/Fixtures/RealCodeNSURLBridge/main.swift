@@ -13,8 +13,9 @@
 // as a refcount and dereferences a garbage side-table pointer, or `swift_unownedRelease`s it and
 // corrupts the heap.
 //
-// leak: every iteration bridges a URL to NSURL; then a Bookmark ⇄ Folder cycle — 2 leaked objects,
-//       1 root cycle, and the program must exit normally.
+// leak: every iteration bridges a URL to NSURL; then a Bookmark ⇄ Folder cycle — 1 root cycle
+//       (Bookmark, Folder) holding the bookmark's URL storage (`url._url` → FoundationEssentials._SwiftURL
+//       → `_parseInfo` → URLParseInfo): 4 leaked objects; and the program must exit normally.
 // fixed: the same bridging; Folder.bookmark is weak — nothing leaks, and no crash.
 // Without `leakgraph run` both modes run fine (plain, or under valgrind).
 

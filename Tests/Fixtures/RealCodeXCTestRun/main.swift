@@ -9,13 +9,16 @@
 // XCTestCaseSuite, every XCTestCase instance (and whatever its stored properties hold), every run.
 // Harmless in practice (once per process, freed by exit), but a true leak: nothing can reach it.
 //
-// leak:   a model of XCTest's shape — Suite ⇄ SuiteRun, 3 Case ⇄ CaseRun pairs held by the suite's and
+// leak:   a model of XCTest's shape — Suite ⇄ SuiteRun, 3 Case ⇄ TestRun pairs held by the suite's and
 //         the suite run's arrays: 10 leaked objects in 1 root cycle (Suite, SuiteRun), which holds
-//         3 Case, 3 CaseRun and 2 array storages.
-// fixed:  the same with `unowned let test` in the run — nothing leaks.
+//         3 Case, 3 TestRun and 2 array storages (strong edges `testRun`, `strongTest`, `tests`,
+//         `testRuns`, `[0]`…`[2]`; the `unownedTest` edges are unowned).
+// fixed:  the same, but each run keeps its test only through `unowned let unownedTest` (strongTest is
+//         nil) — nothing leaks.
 // xctest: the real thing, `XCTMain` with one test case: 1 root cycle (XCTestSuite ⇄ XCTestSuiteRun)
-//         holding 14 more objects (the bundle suite, its XCTestCaseSuite, the XCTestCase instance, their
-//         runs, their arrays, the test closure's context, the case's TeardownBlocksState).
+//         holding 15 more objects (the bundle suite, its XCTestCaseSuite, the XCTestCase instance and
+//         its `_name` string storage, their runs, 6 array storages, the test closure's context, the
+//         case's TeardownBlocksState): 17 leaked objects.
 
 import Glibc
 import XCTest
