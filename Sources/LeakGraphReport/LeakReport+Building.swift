@@ -100,7 +100,8 @@ extension LeakReport {
             }
             return Cycle(
                 id: cycle.id, members: cycle.members.map { leakID[$0] }, holds: cycle.holds.map { leakID[$0] },
-                fingerprint: fingerprints[cycle.id], suspect: suspect
+                fingerprint: fingerprints[cycle.id], suspect: suspect,
+                knownLibraryLeak: KnownLibraryLeaks.match(memberTypes: cycle.members.map { graph.nodes[$0].typeName })
             )
         }
         let summary = Summary(

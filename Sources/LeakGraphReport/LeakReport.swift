@@ -20,6 +20,13 @@ public struct LeakReport: Sendable, Codable, Equatable {
     /// What the walk could not read exactly (additional field).
     public var diagnostics: [WalkDiagnostic]
 
+    /// The number of leaked objects that are not in or held by a known library leak: what a check fails on.
+    public var leakedObjectsOutsideLibraries: Int {
+        let library = cycles.filter { $0.knownLibraryLeak != nil }
+        let excused = library.reduce(0) { $0 + $1.members.count + $1.holds.count }
+        return summary.leakedObjects - excused
+    }
+
     /// The schema version this library writes.
     public static let currentSchemaVersion = 1
 
@@ -180,14 +187,21 @@ public struct LeakReport: Sendable, Codable, Equatable {
         public var fingerprint: String?
         /// The reference most likely to be the mistake, with the reason and a fix hint (additional field).
         public var suspect: Suspect?
+        /// When the cycle is a known leak of a library rather than of the checked code (see
+        /// ``KnownLibraryLeaks``): which, and why (additional field).
+        public var knownLibraryLeak: String?
 
         /// Creates a cycle.
-        public init(id: Int, members: [Int], holds: [Int], fingerprint: String? = nil, suspect: Suspect? = nil) {
+        public init(
+            id: Int, members: [Int], holds: [Int], fingerprint: String? = nil, suspect: Suspect? = nil,
+            knownLibraryLeak: String? = nil
+        ) {
             self.id = id
             self.members = members
             self.holds = holds
             self.fingerprint = fingerprint
             self.suspect = suspect
+            self.knownLibraryLeak = knownLibraryLeak
         }
     }
 

@@ -23,7 +23,8 @@ extension Leakgraph {
                 overview and each cycle its own file, PATH with -cycle-N before the extension \
                 (ring.svg → ring-cycle-1.svg, …). The HTML report is one self-contained file.
 
-                Exit status: 1 when leaks were found; 2 for a usage or tool error (missing executable, \
+                Exit status: 1 when leaks were found (other than known leaks of libraries such as \
+                XCTest's own, which are reported but do not fail the run); 2 for a usage or tool error (missing executable, \
                 statically linked Swift runtime, a program that crashed before the check, …); otherwise \
                 the program's own exit status.
                 """
@@ -155,9 +156,10 @@ extension Leakgraph {
             return report
         }
 
-        /// 1 when leaks were found, else the program's own status.
+        /// 1 when leaks were found outside known library leaks (see `KnownLibraryLeaks`), else the
+        /// program's own status.
         static func exitStatus(for report: LeakReport) -> Int32 {
-            report.summary.leakedObjects > 0 ? 1 : Int32(truncatingIfNeeded: report.program.exitStatus)
+            report.leakedObjectsOutsideLibraries > 0 ? 1 : Int32(truncatingIfNeeded: report.program.exitStatus)
         }
 
         /// Writes the JSON report, the text summary and the graphs where the options say.

@@ -34,7 +34,9 @@ enum ReportOutput {
         }
         let objects = summary.leakedObjects == 1 ? "object" : "objects"
         let cycles = summary.rootCycles == 1 ? "root cycle" : "root cycles"
+        let library = summary.leakedObjects - report.leakedObjectsOutsideLibraries
+        let libraryNote = library > 0 ? " (\(library) of them in known library leaks)" : ""
         return "leakgraph: \(summary.leakedObjects) leaked \(objects) (\(summary.leakedBytes) bytes) in "
-            + "\(summary.rootCycles) \(cycles); summary written to \(textPath)"
+            + "\(summary.rootCycles) \(cycles)\(libraryNote); summary written to \(textPath)"
     }
 }

@@ -196,6 +196,9 @@ struct TextRenderer {
         let memberBytes = members.reduce(0) { $0 + report.leaks[$1].size }
         let title = "\(ReportNaming.count(members.count, "object")), \(ReportNaming.count(memberBytes, "byte"))"
         lines.append("ROOT CYCLE #\(ordinal + 1): \(title)")
+        if let library = cycle.knownLibraryLeak {
+            lines.append("   Not your code — \(library)")
+        }
         renderTrace(cycle, members: members)
         renderTree(members, suspect: suspectEdge(of: cycle))
         if !held.isEmpty {
