@@ -54,7 +54,11 @@ actor FixtureBuilds {
         }
         let label = ([name] + flags).joined().replacingOccurrences(of: "-", with: "_")
         let output = try Scratch.directory("build").appendingPathComponent(label)
-        let arguments = ["swiftc", "-g"] + flags + ["-module-name", "Fixture", source.path, "-o", output.path]
+        // Fixtures that call `parseMode` share their plumbing (mode, watch, finish) in one file.
+        let usesPlumbing = (try? String(contentsOf: source, encoding: .utf8))?.contains("parseMode(") ?? false
+        let plumbing = fixturesDirectory.appendingPathComponent("Support/FixturePlumbing.swift")
+        let sources = usesPlumbing ? [source.path, plumbing.path] : [source.path]
+        let arguments = ["swiftc", "-g"] + flags + ["-module-name", "Fixture"] + sources + ["-o", output.path]
         let result = try await runProcess(
             URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, environment: cleanEnvironment()
         )
