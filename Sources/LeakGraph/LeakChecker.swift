@@ -15,6 +15,12 @@ import LeakGraphSymbolication
 public enum LeakChecker {
     /// Installs the allocation hook. Idempotent.
     ///
+    /// - Important: Some code frees Swift objects with plain `free()` (CoreFoundation's temporary URL
+    ///   objects, a failed throwing initializer's existential box). `leakgraph run` preloads a `free()`
+    ///   that defers those frees while the object is tracked; a process that links this library and
+    ///   records without that preloaded library has no such guard, so use it where such frees cannot
+    ///   happen, or run under `leakgraph run` (docs/how-it-works.md).
+    ///
     /// - Parameter maxFrames: return addresses recorded per allocation (0 records no stacks).
     /// - Throws: ``RecorderError`` when the hook cannot be installed safely on this runtime.
     public static func startRecording(maxFrames: Int = 16) throws {
