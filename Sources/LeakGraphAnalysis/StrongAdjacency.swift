@@ -40,6 +40,19 @@ public struct StrongAdjacency: Sendable, Equatable {
         self.init(nodeCount: nodeCount, offsets: counts, targets: targets)
     }
 
+    /// Builds the adjacency of a graph given as one list of successors per node (`successors[n]` are the
+    /// nodes `n` references strongly), for callers that work on another graph than an ``ObjectGraph``.
+    ///
+    /// - Complexity: O(*n* + *e*).
+    public init(successors: [[Int]]) {
+        var offsets = [0]
+        offsets.reserveCapacity(successors.count + 1)
+        for list in successors {
+            offsets.append(offsets[offsets.count - 1] + list.count)
+        }
+        self.init(nodeCount: successors.count, offsets: offsets, targets: successors.flatMap { $0 })
+    }
+
     private init(nodeCount: Int, offsets: [Int], targets: [Int]) {
         self.nodeCount = nodeCount
         self.offsets = offsets

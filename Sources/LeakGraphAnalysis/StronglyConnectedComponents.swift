@@ -1,11 +1,18 @@
 /// Strongly connected components of a subgraph, by Tarjan's algorithm without recursion.
-enum StronglyConnectedComponents {
+public enum StronglyConnectedComponents {
     /// The result: a component number per node (`-1` for nodes outside the subgraph) and the count.
-    struct Result {
+    public struct Result: Sendable {
         /// `component[n]` is node `n`'s component, in `0 ..< count`, or `-1` when `n` is not included.
-        var component: [Int]
+        public var component: [Int]
         /// The number of components.
-        var count: Int
+        public var count: Int
+    }
+
+    /// The strongly connected components of the whole graph of `adjacency`.
+    ///
+    /// - Complexity: O(*n* + *e*) time and O(*n*) extra space.
+    public static func compute(_ adjacency: StrongAdjacency) -> Result {
+        compute(adjacency, included: [Bool](repeating: true, count: adjacency.nodeCount))
     }
 
     /// Computes the strongly connected components of the subgraph of `adjacency` induced by the nodes
@@ -16,7 +23,7 @@ enum StronglyConnectedComponents {
     /// Tarjan's algorithm completes them (a reverse topological order of the condensation).
     ///
     /// - Complexity: O(*n* + *e*) time and O(*n*) extra space.
-    static func compute(_ adjacency: StrongAdjacency, included: [Bool]) -> Result {
+    public static func compute(_ adjacency: StrongAdjacency, included: [Bool]) -> Result {
         let nodeCount = adjacency.nodeCount
         var order = [Int](repeating: -1, count: nodeCount)
         var lowLink = [Int](repeating: 0, count: nodeCount)

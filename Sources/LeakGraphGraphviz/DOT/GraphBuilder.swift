@@ -1,3 +1,4 @@
+import LeakGraphAnalysis
 import LeakGraphModel
 import LeakGraphReport
 
@@ -318,7 +319,8 @@ struct GraphBuilder {
                 if targetOffset == offset { selfReference[offset] = true }
             }
         }
-        let (component, count) = StrongComponents.components(successors: successors)
+        let components = StronglyConnectedComponents.compute(StrongAdjacency(successors: successors))
+        let (component, count) = (components.component, components.count)
         var sizes = [Int](repeating: 0, count: count)
         for value in component { sizes[value] += 1 }
         return component.indices.map { offset in
