@@ -135,11 +135,13 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
         count = lg_release_dead_young(thread, count);
     }
     void *object = original(metadata, size, align_mask);
-    if (LG_LIKELY(object != NULL)) {
+    // A tracked object must be in the address map (so a plain free() of it is deferred); if the map
+    // cannot grow, the object is left untracked rather than kept as a zombie nobody could release.
+    if (LG_LIKELY(object != NULL) &&
+        (mode != LG_MODE_TRACK || LG_LIKELY(lg_map_mark((uintptr_t)object)))) {
         if (mode == LG_MODE_TRACK) {
             // The object is not published yet, so the non-atomic variant is race-free.
             swift_nonatomic_unownedRetain(object);
-            lg_map_mark((uintptr_t)object);
         }
         lg_record *record = &thread->nursery[count];
         record->object = (uintptr_t)object;
