@@ -44,7 +44,7 @@ let package = Package(
         // Graphviz (cgraph + gvc), found by pkg-config.
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Stage 5 renderers that draw: DOT text, SVG through libgvc in-process, the HTML report.
-        .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphReport", "LeakGraphAnalysis", "CGraphviz"]),
+        .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphReport", "CGraphviz"]),
         // Façade: one call from recording to report.
         .target(
             name: "LeakGraph",
@@ -64,13 +64,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Test support: a compact notation for typed paths in hand-built graphs.
+        .target(name: "LeakGraphTestSupport", dependencies: ["LeakGraphModel"], path: "Tests/LeakGraphTestSupport"),
         .testTarget(name: "LeakGraphRecordingTests", dependencies: ["LeakGraphRecording"]),
-        .testTarget(name: "LeakGraphAnalysisTests", dependencies: ["LeakGraphAnalysis", "LeakGraphModel"]),
+        .testTarget(name: "LeakGraphAnalysisTests", dependencies: ["LeakGraphAnalysis", "LeakGraphModel", "LeakGraphTestSupport"]),
         .testTarget(name: "LeakGraphHeapTests", dependencies: ["LeakGraphHeap", "LeakGraphRecording", "LeakGraphModel"]),
-        .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport"], exclude: ["Golden"]),
+        .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LeakGraphSymbolicationTests", dependencies: ["LeakGraphSymbolication"]),
         .testTarget(
-            name: "LeakGraphGraphvizTests", dependencies: ["LeakGraphGraphviz", "LeakGraphReport", "LeakGraphModel"], exclude: ["Golden"]
+            name: "LeakGraphGraphvizTests", dependencies: ["LeakGraphGraphviz", "LeakGraphReport", "LeakGraphModel", "LeakGraphTestSupport"],
+            exclude: ["Golden"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["LeakGraphReport"]),
     ]

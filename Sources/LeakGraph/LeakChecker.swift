@@ -36,32 +36,39 @@ public enum LeakChecker {
     /// during the walk.
     public static func captureGraph() -> ObjectGraph {
         Recorder.withFrozenHeap { records in
-            HeapWalker().walk(
-                records.lazy.map {
-                    HeapObjectRecord(
-                        address: UInt($0.object), metadata: UInt($0.metadata), size: Int($0.size),
-                        stackID: $0.stack_id == UInt32.max ? nil : Int($0.stack_id))
-                })
+            HeapWalker().walk(records.lazy.map(HeapObjectRecord.init))
         }
     }
 
     /// Runs a whole leak check and returns its report.
     ///
+    /// Creation stacks of leaked objects are symbolized with libdw; when that fails the report says so in
+    /// its diagnostics (`(creation stacks)`), and the leaks are reported without backtraces.
+    ///
     /// - Parameters:
     ///   - program: the program description to put in the report.
-    ///   - executablePath: the main executable, used to put the user's own frames first.
+    ///   - executablePath: the main executable, used to put the user's own frames first (by default the
+    ///     running executable).
     public static func check(
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
         executablePath: String? = nil
     ) -> LeakReport {
         Recorder.ignoringCurrentThread {
-            let graph = captureGraph()
-            let analysis = LeakAnalysis.analyze(graph)
-            // libdw would query debuginfod servers over the network when DEBUGINFOD_URLS is set.
-            unsetenv("DEBUGINFOD_URLS")
-            let symbolizer = analysis.leaked.isEmpty ? nil : try? Symbolizer()
+            let analysis = LeakAnalysis.analyze(captureGraph())
+            var diagnostics: [WalkDiagnostic] = []
+            var symbolizer: Symbolizer?
+            if !analysis.leaked.isEmpty {
+                do {
+                    symbolizer = try Symbolizer()
+                } catch {
+                    diagnostics.append(
+                        WalkDiagnostic(
+                            typeName: "(creation stacks)", reason: "not symbolized: \(error)",
+                            objectCount: analysis.leaked.count))
+                }
+            }
             let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            return LeakReport(graph: graph, analysis: analysis, program: program) { stackID in
+            return LeakReport(analysis: analysis, program: program, diagnostics: diagnostics) { stackID in
                 guard let symbolizer else { return [] }
                 let addresses = Recorder.stack(UInt32(stackID))
                 let frames = FramePolicy.userFramesFirst(symbolizer.symbolizeExpandingInlines(addresses), executablePath: executable)

@@ -22,7 +22,8 @@ extension LeakAnalysis {
     /// 5. **Held objects.** Every other leaked object is assigned to the first root cycle, in id order,
     ///    that reaches it over strong edges (one breadth-first pass per cycle that stops at objects already
     ///    assigned, so each object is visited once). Because of the proof, every leaked object is in or
-    ///    held by some root cycle.
+    ///    held by some root cycle. Cyclic components among held objects (a cycle kept alive only by
+    ///    another cycle) are listed in ``RootCycle/heldCycles``.
     ///
     /// Every pass is iterative with heap-allocated work lists, so a million-object chain or a
     /// hundred-thousand-object ring needs no deep call stack. Duplicate strong references count once each.
@@ -143,17 +144,31 @@ extension LeakAnalysis {
             }
         }
         var holds = [[Int]](repeating: [], count: cycleCount)
+        // Cycles among held objects: cyclic components (not root cycles) grouped under their root cycle.
+        var heldCycles = [[[Int]]](repeating: [], count: cycleCount)
+        var heldCycleOfComponent: [Int: Int] = [:]
         for node in leaked where cycleIndex[node] >= 0 && cycleOfComponent[component[node]] == -1 {
-            holds[cycleIndex[node]].append(node)
+            let cycle = cycleIndex[node]
+            holds[cycle].append(node)
+            let c = component[node]
+            guard componentSize[c] > 1 || hasSelfEdge[c] else { continue }
+            if let position = heldCycleOfComponent[c] {
+                heldCycles[cycle][position].append(node)
+            } else {
+                heldCycleOfComponent[c] = heldCycles[cycle].count
+                heldCycles[cycle].append([node])
+            }
         }
-        let rootCycles = (0 ..< cycleCount).map { RootCycle(id: $0, members: members[$0], holds: holds[$0]) }
+        let rootCycles = (0 ..< cycleCount).map {
+            RootCycle(id: $0, members: members[$0], holds: holds[$0], heldCycles: heldCycles[$0])
+        }
 
         var roots: [Int] = []
         for node in 0 ..< nodeCount where isRoot[node] {
             roots.append(node)
         }
         return LeakAnalysis(
-            nodeCount: nodeCount, leaked: leaked, rootCycles: rootCycles, roots: roots, anomalies: anomalies,
+            graph: graph, leaked: leaked, rootCycles: rootCycles, roots: roots, anomalies: anomalies,
             excludedByProof: excluded.sorted(), ignoredReferences: ignoredReferences, leakedBytes: leakedBytes,
             externalCounts: externalCounts, leakedMask: leakedMask, cycleIndex: cycleIndex, strongIn: strongIn
         )

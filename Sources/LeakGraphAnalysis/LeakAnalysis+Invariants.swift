@@ -16,18 +16,17 @@ extension LeakAnalysis {
         return explained == retainCount
     }
 
-    /// Checks the proof of every leaked object against `graph`, independently of the analysis' own
+    /// Checks the proof of every leaked object against ``graph``, independently of the analysis' own
     /// tables: its retain count must be at least 1 and equal the number of strong references into it from
     /// leaked objects (duplicates counted).
     ///
     /// ``analyze(_:)`` applies the same rule and excludes every object that fails it, so for an analysis
-    /// of `graph` the result is empty; tests run it as an invariant.
+    /// the result is empty; tests run it as an invariant.
     ///
     /// - Returns: The leaked nodes whose proof fails, ascending.
     /// - Complexity: O(*n* + *e*).
-    public func verifyProofs(in graph: ObjectGraph) -> [Int] {
+    public func verifyProofs() -> [Int] {
         let nodeCount = graph.nodes.count
-        guard nodeCount == self.nodeCount else { return leaked }
         var explained = [Int](repeating: 0, count: nodeCount)
         for reference in graph.references
         where StrongAdjacency.isCounted(reference, nodeCount: nodeCount)
@@ -40,22 +39,19 @@ extension LeakAnalysis {
         }
     }
 
-    /// Checks every structural promise of the analysis against `graph` and describes each broken one.
+    /// Checks every structural promise of the analysis against ``graph`` and describes each broken one.
     ///
-    /// The promises: every proof holds (``verifyProofs(in:)``); no strong edge leads from a live object to
+    /// The promises: every proof holds (``verifyProofs()``); no strong edge leads from a live object to
     /// a leaked one; ``leaked`` is exactly the members and held objects of the root cycles, each once;
     /// ``cycleOf(_:)`` agrees with ``rootCycles``; no root cycle has a strong in-edge from a leaked object
     /// outside it; every held object is reachable from its cycle.
     ///
     /// - Returns: One sentence per broken promise; empty when all hold.
     /// - Complexity: O(*n* + *e*).
-    public func invariantViolations(in graph: ObjectGraph) -> [String] {
+    public func invariantViolations() -> [String] {
         var violations: [String] = []
         let nodeCount = graph.nodes.count
-        guard nodeCount == self.nodeCount else {
-            return ["the analysis has \(self.nodeCount) nodes, the graph \(nodeCount)"]
-        }
-        for node in verifyProofs(in: graph) {
+        for node in verifyProofs() {
             violations.append("proof fails for leaked node \(node)")
         }
         var isMember = [Bool](repeating: false, count: nodeCount)
@@ -67,6 +63,10 @@ extension LeakAnalysis {
                 if cycleOf(node) != cycle.id {
                     violations.append("member \(node) of cycle \(cycle.id) has cycleOf \(String(describing: cycleOf(node)))")
                 }
+            }
+            let held = Set(cycle.holds)
+            for node in cycle.heldCycles.joined() where !held.contains(node) {
+                violations.append("node \(node) is in a held cycle of cycle \(cycle.id) but not among its held objects")
             }
             for node in cycle.holds {
                 seen[node] += 1

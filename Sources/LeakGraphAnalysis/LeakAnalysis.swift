@@ -3,13 +3,16 @@ import LeakGraphModel
 /// What the analysis proved about one ``ObjectGraph``: which objects are leaked, how they group into
 /// root cycles, and the accounting behind every verdict.
 ///
-/// Build it with ``analyze(_:)``. The value never refers back to the graph; node indices are those of
-/// ``ObjectGraph/nodes``. Every accessor taking a `node` expects a valid index of that graph.
+/// Build it with ``analyze(_:)``. The analysis keeps the graph it was computed from (``graph``), so
+/// results derived from both (suspects, fingerprints, reports) cannot be given a mismatched pair. Node
+/// indices are those of ``ObjectGraph/nodes``; every accessor taking a `node` expects a valid index.
 ///
 /// A leaked object is a result, never an error: the analysis does not throw.
 public struct LeakAnalysis: Sendable, Equatable {
+    /// The graph this analysis was computed from.
+    public internal(set) var graph: ObjectGraph
     /// The number of nodes of the analysed graph.
-    public let nodeCount: Int
+    public var nodeCount: Int { graph.nodes.count }
     /// The leaked nodes, ascending.
     public let leaked: [Int]
     /// The root cycles, ordered by their smallest member index; `rootCycles[i].id == i`.
@@ -42,11 +45,11 @@ public struct LeakAnalysis: Sendable, Equatable {
     let strongIn: StrongAdjacency
 
     init(
-        nodeCount: Int, leaked: [Int], rootCycles: [RootCycle], roots: [Int], anomalies: [Int],
+        graph: ObjectGraph, leaked: [Int], rootCycles: [RootCycle], roots: [Int], anomalies: [Int],
         excludedByProof: [Int], ignoredReferences: [Int], leakedBytes: Int, externalCounts: [Int],
         leakedMask: [Bool], cycleIndex: [Int], strongIn: StrongAdjacency
     ) {
-        self.nodeCount = nodeCount
+        self.graph = graph
         self.leaked = leaked
         self.rootCycles = rootCycles
         self.roots = roots

@@ -12,12 +12,17 @@ public struct RootCycle: Sendable, Hashable {
     public var members: [Int]
     /// The node indices of the leaked objects this cycle keeps alive without being part of it, ascending.
     public var holds: [Int]
+    /// The cycles among ``holds``: each a strongly connected component of held objects with more than
+    /// one member or a strong self-reference (node indices ascending), ordered by their smallest member.
+    /// Such a cycle is leaked because this root cycle holds it, not on its own.
+    public var heldCycles: [[Int]]
 
     /// Creates a root cycle.
-    public init(id: Int, members: [Int], holds: [Int]) {
+    public init(id: Int, members: [Int], holds: [Int], heldCycles: [[Int]] = []) {
         self.id = id
         self.members = members
         self.holds = holds
+        self.heldCycles = heldCycles
     }
 
     /// The number of leaked objects the cycle accounts for (members and held objects).

@@ -7,22 +7,22 @@ import LeakGraphModel
 /// they never keep an object alive. References whose endpoints are not valid node indices are left out too.
 ///
 /// The value is built once and read many times by the analysis; it never recurses.
-public struct StrongAdjacency: Sendable, Equatable {
+package struct StrongAdjacency: Sendable, Equatable {
     /// The number of nodes (valid indices are `0 ..< nodeCount`).
-    public let nodeCount: Int
+    package let nodeCount: Int
     /// `offsets[n] ..< offsets[n + 1]` is the range of node `n`'s neighbours in `targets`.
     private let offsets: [Int]
     /// The neighbours of every node, node after node.
     private let targets: [Int]
 
     /// The number of strong edges (duplicates counted).
-    public var edgeCount: Int { targets.count }
+    package var edgeCount: Int { targets.count }
 
     /// Builds the out-edges of the strong references of `graph`, each node's neighbours in the order its
     /// references appear in ``ObjectGraph/references``.
     ///
     /// - Complexity: O(*n* + *e*) for *n* nodes and *e* references.
-    public init(outEdgesOf graph: ObjectGraph) {
+    package init(outEdgesOf graph: ObjectGraph) {
         let nodeCount = graph.nodes.count
         var counts = [Int](repeating: 0, count: nodeCount + 1)
         for reference in graph.references where Self.isCounted(reference, nodeCount: nodeCount) {
@@ -44,7 +44,7 @@ public struct StrongAdjacency: Sendable, Equatable {
     /// nodes `n` references strongly), for callers that work on another graph than an ``ObjectGraph``.
     ///
     /// - Complexity: O(*n* + *e*).
-    public init(successors: [[Int]]) {
+    package init(successors: [[Int]]) {
         var offsets = [0]
         offsets.reserveCapacity(successors.count + 1)
         for list in successors {
@@ -69,14 +69,14 @@ public struct StrongAdjacency: Sendable, Equatable {
     /// The neighbours of `node`, one entry per strong edge.
     ///
     /// - Complexity: O(1).
-    public func neighbors(of node: Int) -> ArraySlice<Int> {
+    package func neighbors(of node: Int) -> ArraySlice<Int> {
         targets[offsets[node] ..< offsets[node + 1]]
     }
 
     /// The number of strong edges leaving `node` (duplicates counted).
     ///
     /// - Complexity: O(1).
-    public func degree(of node: Int) -> Int {
+    package func degree(of node: Int) -> Int {
         offsets[node + 1] - offsets[node]
     }
 
@@ -84,7 +84,7 @@ public struct StrongAdjacency: Sendable, Equatable {
     /// ascending node order (one entry per edge).
     ///
     /// - Complexity: O(*n* + *e*) (a counting sort, no comparisons).
-    public func transposed() -> StrongAdjacency {
+    package func transposed() -> StrongAdjacency {
         var counts = [Int](repeating: 0, count: nodeCount + 1)
         for target in targets {
             counts[target + 1] += 1

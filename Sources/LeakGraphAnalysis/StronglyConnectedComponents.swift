@@ -1,17 +1,17 @@
 /// Strongly connected components of a subgraph, by Tarjan's algorithm without recursion.
-public enum StronglyConnectedComponents {
+package enum StronglyConnectedComponents {
     /// The result: a component number per node (`-1` for nodes outside the subgraph) and the count.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// `component[n]` is node `n`'s component, in `0 ..< count`, or `-1` when `n` is not included.
-        public var component: [Int]
+        package var component: [Int]
         /// The number of components.
-        public var count: Int
+        package var count: Int
     }
 
     /// The strongly connected components of the whole graph of `adjacency`.
     ///
     /// - Complexity: O(*n* + *e*) time and O(*n*) extra space.
-    public static func compute(_ adjacency: StrongAdjacency) -> Result {
+    package static func compute(_ adjacency: StrongAdjacency) -> Result {
         compute(adjacency, included: [Bool](repeating: true, count: adjacency.nodeCount))
     }
 
@@ -23,7 +23,7 @@ public enum StronglyConnectedComponents {
     /// Tarjan's algorithm completes them (a reverse topological order of the condensation).
     ///
     /// - Complexity: O(*n* + *e*) time and O(*n*) extra space.
-    public static func compute(_ adjacency: StrongAdjacency, included: [Bool]) -> Result {
+    package static func compute(_ adjacency: StrongAdjacency, included: [Bool]) -> Result {
         let nodeCount = adjacency.nodeCount
         var order = [Int](repeating: -1, count: nodeCount)
         var lowLink = [Int](repeating: 0, count: nodeCount)

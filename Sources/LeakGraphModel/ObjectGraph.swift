@@ -2,7 +2,7 @@
 ///
 /// Nodes are indexed by position; every ``Reference`` names its endpoints by those indices.
 /// The graph is a plain value: the heap walk builds it, analysis reads it, and tests build it by hand.
-public struct ObjectGraph: Sendable {
+public struct ObjectGraph: Sendable, Equatable {
     /// The live objects.
     public var nodes: [ObjectNode]
     /// All references found between live objects, of every ownership.
@@ -27,8 +27,8 @@ public struct ObjectGraph: Sendable {
         return nodes.count - 1
     }
 
-    /// Appends a reference.
-    public mutating func addReference(from: Int, to: Int, label: String, ownership: Ownership = .strong) {
-        references.append(Reference(from: from, to: to, label: label, ownership: ownership))
+    /// Appends a reference stored at `path` in the source object.
+    public mutating func addReference(from: Int, to: Int, path: ReferencePath, ownership: Ownership = .strong) {
+        references.append(Reference(from: from, to: to, path: path, ownership: ownership))
     }
 }

@@ -4,16 +4,19 @@ public struct Reference: Sendable, Hashable {
     public var from: Int
     /// The index of the referenced object in ``ObjectGraph/nodes``.
     public var to: Int
-    /// A label a person understands: `next`, `members[2]`, `onMessage (closure)`.
-    public var label: String
+    /// Where the reference is stored inside the referencing object, as typed steps.
+    public var path: ReferencePath
     /// How the reference holds its target.
     public var ownership: Ownership
 
     /// Creates a reference.
-    public init(from: Int, to: Int, label: String, ownership: Ownership) {
+    public init(from: Int, to: Int, path: ReferencePath, ownership: Ownership) {
         self.from = from
         self.to = to
-        self.label = label
+        self.path = path
         self.ownership = ownership
     }
+
+    /// The label a person reads: `next`, `members[2]`, `onMessage (closure)` (``ReferencePath/text``).
+    public var label: String { path.text }
 }

@@ -2,14 +2,15 @@ import LeakGraphAnalysis
 import LeakGraphModel
 
 extension LeakReport {
-    /// Builds the report of `graph` as `analysis` found it.
+    /// Builds the report of the graph `analysis` was computed from.
     ///
     /// - Leak ids run `0 ..< leakedObjects`, root cycle by root cycle (in ``LeakAnalysis/rootCycles``
     ///   order): the cycle's members, then the objects it holds, each in ascending node order. A leaked
     ///   object in no root cycle (the analysis never produces one) would come last with a `nil` cycle.
     /// - Cycle ids are the analysis' root-cycle ids (`0 ..< rootCycles`). Each cycle's `fingerprint` is
-    ///   ``LeakGraphAnalysis/LeakAnalysis/fingerprints(in:)`` and its `suspect` is
-    ///   ``LeakGraphAnalysis/LeakAnalysis/suspectReferences(in:)`` with node indices turned into leak ids.
+    ///   ``LeakGraphAnalysis/LeakAnalysis/fingerprints()`` and its `suspect` is
+    ///   ``LeakGraphAnalysis/LeakAnalysis/suspectReferences()`` with node indices turned into leak ids and
+    ///   the reference index into one of `references`; `heldCycles` are the analysis' held cycles as leak ids.
     /// - `address` is `0x` and lowercase hexadecimal; `kind` is the ``ObjectKind`` raw value.
     /// - `references` are all references, of every ownership, whose two endpoints are leaked, ordered by
     ///   source id and then as the walk found them.
@@ -18,13 +19,12 @@ extension LeakReport {
     /// - `backtrace` is called once per distinct creation stack id (the results are shared); objects with
     ///   no stack id get an empty backtrace. It lets this module stay independent of symbolication.
     ///
-    /// - Precondition: `analysis` was computed from `graph`.
     /// - Complexity: O(*n* + *e*) plus the calls to `backtrace`.
     public init(
-        graph: ObjectGraph, analysis: LeakAnalysis, program: Program,
+        analysis: LeakAnalysis, program: Program, diagnostics extraDiagnostics: [WalkDiagnostic] = [],
         backtrace: (_ stackID: Int) -> [Frame] = { _ in [] }
     ) {
-        precondition(analysis.nodeCount == graph.nodes.count, "the analysis was computed from another graph")
+        let graph = analysis.graph
         let nodeCount = graph.nodes.count
 
         // Leak ids, cycle by cycle: members then holds.
@@ -80,26 +80,32 @@ extension LeakReport {
             perSource[id + 1] += perSource[id]
         }
         var references = [LeakReference](
-            repeating: LeakReference(from: 0, to: 0, label: "", ownership: .strong), count: perSource[order.count]
+            repeating: LeakReference(from: 0, to: 0, path: .empty, ownership: .strong), count: perSource[order.count]
         )
-        for reference in graph.references
+        let suspects = analysis.suspectReferences()
+        var reportIndexOf: [Int: Int] = [:]  // graph reference index → report reference index, for suspects
+        let suspectIndices = Set(suspects.compactMap { $0?.reference })
+        for (graphIndex, reference) in graph.references.enumerated()
         where valid.contains(reference.from) && valid.contains(reference.to)
             && leakID[reference.from] >= 0 && leakID[reference.to] >= 0 {
             let from = leakID[reference.from]
             references[perSource[from]] = LeakReference(
-                from: from, to: leakID[reference.to], label: reference.label, ownership: reference.ownership
+                from: from, to: leakID[reference.to], path: reference.path, ownership: reference.ownership
             )
+            if suspectIndices.contains(graphIndex) { reportIndexOf[graphIndex] = perSource[from] }
             perSource[from] += 1
         }
 
-        let suspects = analysis.suspectReferences(in: graph)
-        let fingerprints = analysis.fingerprints(in: graph)
+        let fingerprints = analysis.fingerprints()
         let cycles = analysis.rootCycles.map { cycle in
             let suspect = suspects[cycle.id].map {
-                Suspect(from: leakID[$0.from], to: leakID[$0.to], label: $0.label, reason: $0.reason, hint: $0.hint)
+                Suspect(
+                    reference: reportIndexOf[$0.reference], from: leakID[$0.from], to: leakID[$0.to], label: $0.path.text,
+                    reason: $0.reason, hint: $0.hint)
             }
             return Cycle(
                 id: cycle.id, members: cycle.members.map { leakID[$0] }, holds: cycle.holds.map { leakID[$0] },
+                heldCycles: cycle.heldCycles.map { $0.map { leakID[$0] } },
                 fingerprint: fingerprints[cycle.id], suspect: suspect,
                 knownLibraryLeak: KnownLibraryLeaks.match(memberTypes: cycle.members.map { graph.nodes[$0].typeName })
             )
@@ -110,7 +116,7 @@ extension LeakReport {
         )
         self.init(
             program: program, summary: summary, leaks: leaks, references: references, cycles: cycles,
-            diagnostics: graph.diagnostics
+            diagnostics: graph.diagnostics + extraDiagnostics
         )
     }
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LeakGraphModel
 
 extension LeakReport {
     /// The report as JSON (UTF-8), keys sorted, slashes unescaped.
@@ -63,7 +64,9 @@ extension LeakReport {
             )
         }
         do {
-            return try decoder.decode(LeakReport.self, from: data)
+            var report = try decoder.decode(LeakReport.self, from: data)
+            report.resolveSuspectReferences()
+            return report
         } catch let error as DecodingError {
             throw ReportDecodingError(
                 code: .invalidReport,
@@ -94,6 +97,52 @@ extension LeakReport {
         @unknown default:
             return "\(error)"
         }
+    }
+}
+
+extension LeakReport {
+    /// Gives every suspect without a reference index (read from a report written before suspects carried
+    /// one, or built by hand) the index of the first reference with the same endpoints and label.
+    /// ``decode(from:)`` calls it; the builder always sets the index.
+    public mutating func resolveSuspectReferences() {
+        for position in cycles.indices {
+            guard let suspect = cycles[position].suspect, suspect.reference == nil else { continue }
+            cycles[position].suspect?.reference = references.firstIndex {
+                $0.from == suspect.from && $0.to == suspect.to && $0.label == suspect.label
+            }
+        }
+    }
+}
+
+extension LeakReport.LeakReference {
+    private enum Keys: String, CodingKey {
+        case from, to, label, path, ownership
+    }
+
+    /// Reads a reference; one written before paths existed gets a path of one
+    /// ``LeakGraphModel/PathStep/label(_:)`` step holding its label.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        let from = try container.decode(Int.self, forKey: .from)
+        let to = try container.decode(Int.self, forKey: .to)
+        let ownership = try container.decode(Ownership.self, forKey: .ownership)
+        let path: ReferencePath
+        if let written = try container.decodeIfPresent(ReferencePath.self, forKey: .path) {
+            path = written
+        } else {
+            path = [.label(try container.decode(String.self, forKey: .label))]
+        }
+        self.init(from: from, to: to, path: path, ownership: ownership)
+    }
+
+    /// Writes the reference with both its `label` (for readers of the text) and its `path` (the steps).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encode(label, forKey: .label)
+        try container.encode(path, forKey: .path)
+        try container.encode(ownership, forKey: .ownership)
     }
 }
 

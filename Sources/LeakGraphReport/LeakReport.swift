@@ -160,16 +160,20 @@ public struct LeakReport: Sendable, Codable, Equatable {
         public var from: Int
         /// Target leak id.
         public var to: Int
-        /// Human label, e.g. `next` or `members[2]`.
-        public var label: String
+        /// Where the reference is stored in its source, as typed steps (additional field; a report written
+        /// before paths existed is read with one ``LeakGraphModel/PathStep/label(_:)`` step holding its label).
+        public var path: ReferencePath
         /// `strong`, `weak`, `unowned` or `unmanaged`.
         public var ownership: Ownership
 
+        /// Human label, e.g. `next` or `members[2]`: the path's text (``LeakGraphModel/ReferencePath/text``).
+        public var label: String { path.text }
+
         /// Creates a reference.
-        public init(from: Int, to: Int, label: String, ownership: Ownership) {
+        public init(from: Int, to: Int, path: ReferencePath, ownership: Ownership) {
             self.from = from
             self.to = to
-            self.label = label
+            self.path = path
             self.ownership = ownership
         }
     }
@@ -182,6 +186,9 @@ public struct LeakReport: Sendable, Codable, Equatable {
         public var members: [Int]
         /// Leak ids of objects leaked only because this cycle holds them.
         public var holds: [Int]
+        /// The cycles among ``holds``, each as leak ids: objects that form a cycle of their own but are
+        /// leaked because this root cycle holds them (additional field; `nil` in reports written before it).
+        public var heldCycles: [[Int]]?
         /// A stable identifier of the cycle's shape, computed from type names and edge labels only (no
         /// addresses), so the same leak has the same fingerprint across runs and builds (additional field).
         public var fingerprint: String?
@@ -193,12 +200,13 @@ public struct LeakReport: Sendable, Codable, Equatable {
 
         /// Creates a cycle.
         public init(
-            id: Int, members: [Int], holds: [Int], fingerprint: String? = nil, suspect: Suspect? = nil,
-            knownLibraryLeak: String? = nil
+            id: Int, members: [Int], holds: [Int], heldCycles: [[Int]]? = nil, fingerprint: String? = nil,
+            suspect: Suspect? = nil, knownLibraryLeak: String? = nil
         ) {
             self.id = id
             self.members = members
             self.holds = holds
+            self.heldCycles = heldCycles
             self.fingerprint = fingerprint
             self.suspect = suspect
             self.knownLibraryLeak = knownLibraryLeak
@@ -207,11 +215,14 @@ public struct LeakReport: Sendable, Codable, Equatable {
 
     /// The reference of a root cycle most likely to be the mistake.
     public struct Suspect: Sendable, Codable, Equatable {
+        /// The index of the reference in ``LeakReport/references`` (additional field; reports written before
+        /// it are read with the index of the first reference matching `from`, `to` and `label`).
+        public var reference: Int?
         /// Leak id of the referencing object.
         public var from: Int
         /// Leak id of the referenced object.
         public var to: Int
-        /// The reference's label (`delegate`, `onMessage (closure)`).
+        /// The reference's label (`delegate`, `onMessage (closure)`), as its path's text.
         public var label: String
         /// Why this reference is the suspect, in one sentence.
         public var reason: String
@@ -219,7 +230,8 @@ public struct LeakReport: Sendable, Codable, Equatable {
         public var hint: String
 
         /// Creates a suspect.
-        public init(from: Int, to: Int, label: String, reason: String, hint: String) {
+        public init(reference: Int? = nil, from: Int, to: Int, label: String, reason: String, hint: String) {
+            self.reference = reference
             self.from = from
             self.to = to
             self.label = label

@@ -48,49 +48,6 @@ public enum FramePolicy {
         return kept.isEmpty ? frames : kept
     }
 
-    /// The frame to name as the place an object was created: the first user frame with a file and a line that
-    /// is not compiler-generated (see ``isCompilerGenerated(_:)``).
-    ///
-    /// In a debug build the innermost user frame of an allocation is the class's `__allocating_init`, which
-    /// has no line; in a release build that initializer is inlined (see
-    /// ``Symbolizer/symbolizeExpandingInlines(_:as:)``) and its inlined frame has no line either. Both are
-    /// skipped, so the site is the line that called the initializer.
-    ///
-    /// Falling back, in order: the first non-runtime frame with a file and a line that is not
-    /// compiler-generated; the first user frame with a file; the first non-runtime frame with a file; the first
-    /// user frame; the first non-runtime frame; the first frame. `nil` only for an empty backtrace.
-    ///
-    /// - Parameters:
-    ///   - frames: A backtrace, innermost frame first (in any order: the rule looks at categories, not positions).
-    ///   - executablePath: The program's executable (see ``isUserFrame(_:executablePath:)``).
-    /// - Complexity: O(*n*).
-    public static func creationSite(_ frames: [SymbolizedFrame], executablePath: String?) -> SymbolizedFrame? {
-        let categories = frames.map { category(of: $0, executablePath: executablePath) }
-        func first(_ accepts: (SymbolizedFrame, Category) -> Bool) -> SymbolizedFrame? {
-            zip(frames, categories).first { accepts($0, $1) }?.0
-        }
-        func placed(_ frame: SymbolizedFrame) -> Bool {
-            frame.file != nil && frame.line != nil && !isCompilerGenerated(frame)
-        }
-        return first { placed($0) && $1 == .user }
-            ?? first { placed($0) && $1 != .runtime }
-            ?? first { $0.file != nil && $1 == .user }
-            ?? first { $0.file != nil && $1 != .runtime }
-            ?? first { $1 == .user }
-            ?? first { $1 != .runtime }
-            ?? frames.first
-    }
-
-    /// Whether `frame` is code the compiler wrote rather than a line a person wrote: a class's allocating
-    /// initializer (`__allocating_init`, which only allocates and calls `init`) or a thunk (reabstraction,
-    /// dispatch, vtable and `@objc` thunks, protocol witnesses, partial-apply forwarders), judged by its
-    /// demangled name.
-    public static func isCompilerGenerated(_ frame: SymbolizedFrame) -> Bool {
-        let function = frame.function
-        return function.contains("__allocating_init")
-            || compilerGeneratedPrefixes.contains { function.hasPrefix($0) }
-    }
-
     /// Whether `frame` is the program's own code: not a runtime frame, and either in the executable or in a
     /// library that is neither a toolchain nor a system library.
     ///
@@ -139,10 +96,6 @@ public enum FramePolicy {
     ]
     private static let systemDirectories = ["/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/"]
 
-    private static let compilerGeneratedPrefixes = [
-        "reabstraction thunk", "thunk for ", "dispatch thunk of ", "vtable thunk for ", "protocol witness for ",
-        "partial apply forwarder for ", "@objc ", "@nonobjc ", "autoclosure thunk",
-    ]
     /// Swift modules shipped with the toolchain, whose inlined functions are library code.
     private static let toolchainSwiftModules: Set<Substring> = [
         "Swift", "_Concurrency", "_StringProcessing", "_RegexParser", "RegexBuilder", "Synchronization",

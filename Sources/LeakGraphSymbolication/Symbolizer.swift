@@ -87,13 +87,21 @@ public final class Symbolizer {
     private var cache: [CacheKey: SymbolizedFrame] = [:]
     private var expandedCache: [CacheKey: [SymbolizedFrame]] = [:]
 
+    /// libdw asks debuginfod servers over the network for missing debug information when
+    /// `DEBUGINFOD_URLS` is set; a leak check never does. Unset once per process, before the first session.
+    private static let offline: Void = {
+        unsetenv("DEBUGINFOD_URLS")
+    }()
+
     /// Reads the memory map of process `processID` (by default this one) and its modules' symbol tables.
     ///
     /// Debug information is looked for next to each module and in the standard places
-    /// (`dwfl_standard_find_debuginfo`: `.gnu_debuglink`, build-id, `/usr/lib/debug`).
+    /// (`dwfl_standard_find_debuginfo`: `.gnu_debuglink`, build-id, `/usr/lib/debug`), never over the
+    /// network (`DEBUGINFOD_URLS` is unset for the process on first use).
     ///
     /// - Throws: ``SymbolizationError`` if libdwfl cannot start or `/proc/<pid>/maps` cannot be read.
     public init(processID: Int32 = getpid()) throws {
+        _ = Self.offline
         let callbacks = UnsafeMutablePointer<Dwfl_Callbacks>.allocate(capacity: 1)
         callbacks.initialize(
             to: Dwfl_Callbacks(

@@ -3,7 +3,7 @@ import Foundation
 import LeakGraphReport
 
 extension Leakgraph {
-    /// `leakgraph report REPORT.json [--text PATH] [--dot PATH] [--svg PATH] [--html PATH]`.
+    /// `leakgraph report REPORT.json [--json PATH] [--text PATH] [--dot PATH] [--svg PATH] [--html PATH]`.
     ///
     /// Re-renders a JSON report that `leakgraph run --json` (or the library) wrote, offline: the program is
     /// not run again and nothing is symbolized again. Without an output option the text goes to standard
@@ -19,10 +19,11 @@ extension Leakgraph {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render a saved JSON leak report again, offline.",
-            usage: "leakgraph report <report.json> [--text <path>] [--dot <path>] [--svg <path>] [--html <path>]",
+            usage: "leakgraph report <report.json> [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>]",
             discussion: """
                 Reads a report written by `leakgraph run --json` and renders it without running the program \
-                again. With no output option the text summary goes to standard output. --dot, --svg and \
+                again. With no output option the text summary goes to standard output. --json writes the \
+                report again in this version's form; --dot, --svg and \
                 --html write the same files as `leakgraph run` does: with several root cycles PATH gets an \
                 overview and each cycle its own file (ring.svg → ring-cycle-1.svg, …).
 
@@ -37,38 +38,19 @@ extension Leakgraph {
         @Argument(help: ArgumentHelp("The JSON report to render (from `leakgraph run --json`).", valueName: "report.json"))
         var reportPath: String
 
-        /// Where to write the text summary.
-        @Option(name: .customLong("text"), help: ArgumentHelp("Write the text summary to this file.", valueName: "path"))
-        var textPath: String?
-
-        /// Where to write the Graphviz DOT text.
-        @Option(name: .customLong("dot"), help: ArgumentHelp("Write the memory graphs as Graphviz DOT to this file.", valueName: "path"))
-        var dotPath: String?
-
-        /// Where to write the rendered SVG.
-        @Option(name: .customLong("svg"), help: ArgumentHelp("Write the memory graphs as SVG to this file.", valueName: "path"))
-        var svgPath: String?
-
-        /// Where to write the self-contained HTML report.
-        @Option(name: .customLong("html"), help: ArgumentHelp("Write the HTML report to this file.", valueName: "path"))
-        var htmlPath: String?
+        /// Where the report goes (`--json`, `--text`, `--dot`, `--svg`, `--html`).
+        @OptionGroup var outputs: OutputOptions
 
         /// Reads the report and writes what the options ask for.
         /// - Throws: ``ToolError`` (exit status 2) when the report cannot be read or an output not written.
         func run() throws {
-            if let textPath {
-                try ReportOutput.checkWritable(textPath, what: "text summary")
-            }
-            try ReportOutput.checkGraphOutputsWritable(dot: dotPath, svg: svgPath, html: htmlPath)
+            try outputs.checkWritable()
             let report = try Report.read(reportPath)
-            guard textPath != nil || dotPath != nil || svgPath != nil || htmlPath != nil else {
+            guard outputs.writesFiles else {
                 FileHandle.standardOutput.write(Data(TextReport.render(report).utf8))
                 return
             }
-            if let textPath {
-                try ReportOutput.write(Data(TextReport.render(report).utf8), to: textPath, what: "text summary")
-            }
-            try ReportOutput.writeGraphOutputs(report: report, dot: dotPath, svg: svgPath, html: htmlPath)
+            try outputs.write(report, terminal: { _ in })
         }
 
         /// Reads and decodes the JSON report at `path`.

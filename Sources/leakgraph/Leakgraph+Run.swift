@@ -35,37 +35,8 @@ extension Leakgraph {
         /// The accepted range of `--frames` (the hook records at most 64 frames, `LG_MAX_FRAMES_LIMIT`).
         static let framesRange = 0...64
 
-        /// Where to write the JSON report (pretty-printed), if anywhere.
-        @Option(name: .customLong("json"), help: ArgumentHelp("Write the JSON report to this file.", valueName: "path"))
-        var jsonPath: String?
-
-        /// Where to write the text summary instead of standard error.
-        @Option(
-            name: .customLong("text"),
-            help: ArgumentHelp("Write the text summary to this file instead of standard error.", valueName: "path")
-        )
-        var textPath: String?
-
-        /// Where to write the memory graphs as Graphviz DOT text, if anywhere.
-        @Option(
-            name: .customLong("dot"),
-            help: ArgumentHelp("Write the memory graphs as Graphviz DOT to this file.", valueName: "path")
-        )
-        var dotPath: String?
-
-        /// Where to write the memory graphs as SVG, if anywhere.
-        @Option(
-            name: .customLong("svg"),
-            help: ArgumentHelp("Write the memory graphs as SVG to this file.", valueName: "path")
-        )
-        var svgPath: String?
-
-        /// Where to write the self-contained HTML report, if anywhere.
-        @Option(
-            name: .customLong("html"),
-            help: ArgumentHelp("Write the HTML report (summary, graphs, backtraces) to this file.", valueName: "path")
-        )
-        var htmlPath: String?
+        /// Where the report goes (`--json`, `--text`, `--dot`, `--svg`, `--html`).
+        @OptionGroup var outputs: OutputOptions
 
         /// How many creation-stack frames the preload library records per object (`LEAKGRAPH_FRAMES`).
         @Option(help: ArgumentHelp("Creation-stack frames to record per object (0–64; 0 records none).", valueName: "n"))
@@ -98,13 +69,7 @@ extension Leakgraph {
             let executable = try ExecutableLocator.resolve(name, searchPath: environment["PATH"])
             try RuntimeLinkageCheck.check(executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
-            if let jsonPath {
-                try ReportOutput.checkWritable(jsonPath, what: "JSON report")
-            }
-            if let textPath {
-                try ReportOutput.checkWritable(textPath, what: "text summary")
-            }
-            try ReportOutput.checkGraphOutputsWritable(dot: dotPath, svg: svgPath, html: htmlPath)
+            try outputs.checkWritable()
 
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
@@ -164,23 +129,9 @@ extension Leakgraph {
 
         /// Writes the JSON report, the text summary and the graphs where the options say.
         private func publish(_ report: LeakReport) throws(ToolError) {
-            if let jsonPath {
-                let data: Data
-                do {
-                    data = try report.jsonData(prettyPrinted: true)
-                } catch {
-                    throw ToolError("cannot encode the JSON report: \(error)")
-                }
-                try ReportOutput.write(data, to: jsonPath, what: "JSON report")
-            }
-            let text = TextReport.render(report)
-            if let textPath {
-                try ReportOutput.write(Data(text.utf8), to: textPath, what: "text summary")
-                printError(ReportOutput.shortSummary(report, textPath: textPath))
-            } else {
-                writeToStandardError(text.hasSuffix("\n") ? text : text + "\n")
-            }
-            try ReportOutput.writeGraphOutputs(report: report, dot: dotPath, svg: svgPath, html: htmlPath)
+            try outputs.write(
+                report, terminal: { text in writeToStandardError(text.hasSuffix("\n") ? text : text + "\n") },
+                summarize: { printError($0) })
         }
     }
 }

@@ -1,3 +1,4 @@
+import LeakGraphTestSupport
 import LeakGraphModel
 
 /// Builds hand-made object graphs with fixed addresses (`0x1000 + 0x40 × index`), so analysis tests need
@@ -21,11 +22,11 @@ struct GraphFixture {
 
     /// Adds a strong reference.
     mutating func strong(_ from: Int, _ to: Int, _ label: String = "next") {
-        graph.addReference(from: from, to: to, label: label, ownership: .strong)
+        graph.addReference(from: from, to: to, path: path(label), ownership: .strong)
     }
 
     /// Adds a reference of another ownership.
     mutating func reference(_ from: Int, _ to: Int, _ ownership: Ownership, _ label: String = "back") {
-        graph.addReference(from: from, to: to, label: label, ownership: ownership)
+        graph.addReference(from: from, to: to, path: path(label), ownership: ownership)
     }
 }

@@ -1,3 +1,4 @@
+import LeakGraphModel
 @testable import LeakGraphGraphviz
 import LeakGraphReport
 import Testing
@@ -226,11 +227,11 @@ struct DOTRendererTests {
 
     @Test("element indices are merged in collapsed labels")
     func labelNormalization() {
-        #expect(GraphBuilder.normalizedLabel("members[12]") == "members[i]")
-        #expect(GraphBuilder.normalizedLabel("value[5].next") == "value[i].next")
-        #expect(GraphBuilder.normalizedLabel("[0][1]") == "[i][i]")
-        #expect(GraphBuilder.normalizedLabel("a[b]") == "a[b]")
-        #expect(GraphBuilder.normalizedLabel("a[]") == "a[]")
-        #expect(GraphBuilder.normalizedLabel("next") == "next")
+        let style = ReferencePath.SubscriptStyle.placeholder("i")
+        #expect(ReferencePath([.element(12)]).text(subscripts: style) == "[i]")
+        #expect(ReferencePath([.element(5), .property("next")]).text(subscripts: style) == "[i].next")
+        #expect(ReferencePath([.capture(1), .closureContext]).text(subscripts: style) == "capture[i] (closure)")
+        #expect(ReferencePath([.dictionaryValue(DictionaryKey(kind: .string, text: "\"b\""))]).text(subscripts: style) == "[\"b\"]")
+        #expect(ReferencePath([.property("next")]).text(subscripts: style) == "next")
     }
 }

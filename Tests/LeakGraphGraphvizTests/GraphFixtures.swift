@@ -1,3 +1,4 @@
+import LeakGraphTestSupport
 import LeakGraphModel
 import LeakGraphReport
 
@@ -35,11 +36,11 @@ enum GraphFixtures {
         }
 
         mutating func ref(_ from: Int, _ to: Int, _ label: String, _ ownership: Ownership = .strong) {
-            references.append(LeakReport.LeakReference(from: from, to: to, label: label, ownership: ownership))
+            references.append(LeakReport.LeakReference(from: from, to: to, path: path(label), ownership: ownership))
         }
 
         func report(cycles: [LeakReport.Cycle], program: String = "/work/build/LinkedRing") -> LeakReport {
-            LeakReport(
+            var report = LeakReport(
                 program: .init(path: program, arguments: ["--leak"], exitStatus: 0),
                 summary: .init(
                     trackedObjects: 1234, liveObjects: 1200, leakedObjects: leaks.count,
@@ -47,6 +48,8 @@ enum GraphFixtures {
                 ),
                 leaks: leaks, references: references, cycles: cycles
             )
+            report.resolveSuspectReferences()
+            return report
         }
     }
 

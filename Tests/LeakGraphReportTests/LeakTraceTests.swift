@@ -1,3 +1,4 @@
+import LeakGraphTestSupport
 import Foundation
 import LeakGraphAnalysis
 import LeakGraphModel
@@ -20,7 +21,7 @@ private struct LeakedGraph {
     }
 
     mutating func ref(_ from: Int, _ to: Int, _ label: String, _ ownership: Ownership = .strong) {
-        graph.addReference(from: from, to: to, label: label, ownership: ownership)
+        graph.addReference(from: from, to: to, path: path(label), ownership: ownership)
     }
 
     /// The report of the graph, every retain count explained by the strong references.
@@ -30,7 +31,7 @@ private struct LeakedGraph {
             graph.nodes[reference.to].retainCount += 1
         }
         let analysis = LeakAnalysis.analyze(graph)
-        return LeakReport(graph: graph, analysis: analysis, program: .init(path: "/work/build/Shapes", arguments: [], exitStatus: 0))
+        return LeakReport(analysis: analysis, program: .init(path: "/work/build/Shapes", arguments: [], exitStatus: 0))
     }
 }
 
@@ -183,7 +184,7 @@ struct LeakTraceTests {
         let cycles = try #require(object["cycles"] as? [[String: Any]])
         #expect(cycles[0]["fingerprint"] as? String == report.cycles[0].fingerprint)
         let suspect = try #require(cycles[0]["suspect"] as? [String: Any])
-        #expect(Set(suspect.keys) == ["from", "to", "label", "reason", "hint"])
+        #expect(Set(suspect.keys) == ["reference", "from", "to", "label", "reason", "hint"])
 
         var stripped = object
         stripped["cycles"] = cycles.map { cycle in cycle.filter { $0.key != "fingerprint" && $0.key != "suspect" } }

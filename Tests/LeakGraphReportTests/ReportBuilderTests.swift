@@ -1,3 +1,4 @@
+import LeakGraphTestSupport
 import LeakGraphAnalysis
 import LeakGraphModel
 import LeakGraphReport
@@ -22,15 +23,15 @@ struct ReportBuilderTests {
                 ObjectNode(address: 0x1000 + 0x40 * UInt64(index), typeName: node.0, kind: node.1, size: node.2, retainCount: node.3, stackID: node.4)
             )
         }
-        graph.addReference(from: 0, to: 1, label: "cache")
-        graph.addReference(from: 2, to: 3, label: "next")
-        graph.addReference(from: 3, to: 2, label: "next")
-        graph.addReference(from: 3, to: 4, label: "payload")
-        graph.addReference(from: 2, to: 1, label: "cache")
-        graph.addReference(from: 4, to: 2, label: "owner", ownership: .weak)
-        graph.addReference(from: 4, to: 5, label: "box")
-        graph.addReference(from: 5, to: 5, label: "me")
-        graph.addReference(from: 6, to: 6, label: "me")
+        graph.addReference(from: 0, to: 1, path: path("cache"))
+        graph.addReference(from: 2, to: 3, path: path("next"))
+        graph.addReference(from: 3, to: 2, path: path("next"))
+        graph.addReference(from: 3, to: 4, path: path("payload"))
+        graph.addReference(from: 2, to: 1, path: path("cache"))
+        graph.addReference(from: 4, to: 2, path: path("owner"), ownership: .weak)
+        graph.addReference(from: 4, to: 5, path: path("box"))
+        graph.addReference(from: 5, to: 5, path: path("me"))
+        graph.addReference(from: 6, to: 6, path: path("me"))
         graph.diagnostics = [WalkDiagnostic(typeName: "App.Opaque", reason: "layout not read yet", objectCount: 1)]
         return graph
     }
@@ -41,7 +42,7 @@ struct ReportBuilderTests {
         let analysis = LeakAnalysis.analyze(graph)
         var calls: [Int] = []
         let report = LeakReport(
-            graph: graph, analysis: analysis, program: .init(path: "/bin/app", arguments: ["-v"], exitStatus: 3)
+            analysis: analysis, program: .init(path: "/bin/app", arguments: ["-v"], exitStatus: 3)
         ) { stackID in
             calls.append(stackID)
             return [LeakReport.Frame(function: "f\(stackID)", file: "main.swift", line: stackID)]
@@ -61,8 +62,8 @@ struct ReportBuilderTests {
         #expect(report.cycles[1].suspect?.reason == "the object references itself")
         #expect(
             report.cycles.map(\.fingerprint) == [
-                CycleFingerprint.fingerprint(of: [.init(sourceType: "App.Node", label: "next", targetType: "App.Node")]),
-                CycleFingerprint.fingerprint(of: [.init(sourceType: "App.Leaf", label: "me", targetType: "App.Leaf")]),
+                CycleFingerprint.fingerprint(of: [.init(sourceType: "App.Node", path: path("next"), targetType: "App.Node")]),
+                CycleFingerprint.fingerprint(of: [.init(sourceType: "App.Leaf", path: path("me"), targetType: "App.Leaf")]),
             ]
         )
         func frames(_ stackID: Int) -> [LeakReport.Frame] { [.init(function: "f\(stackID)", file: "main.swift", line: stackID)] }
@@ -74,13 +75,13 @@ struct ReportBuilderTests {
             .init(id: 4, address: "0x1180", type: "App.Leaf", kind: "class", size: 16, retainCount: 1, cycle: 1, backtrace: frames(3), proof: .init(retainCount: 1, inEdges: [4])),
         ])
         #expect(report.references == [
-            .init(from: 0, to: 1, label: "next", ownership: .strong),
-            .init(from: 1, to: 0, label: "next", ownership: .strong),
-            .init(from: 1, to: 2, label: "payload", ownership: .strong),
-            .init(from: 2, to: 0, label: "owner", ownership: .weak),
-            .init(from: 2, to: 3, label: "box", ownership: .strong),
-            .init(from: 3, to: 3, label: "me", ownership: .strong),
-            .init(from: 4, to: 4, label: "me", ownership: .strong),
+            .init(from: 0, to: 1, path: path("next"), ownership: .strong),
+            .init(from: 1, to: 0, path: path("next"), ownership: .strong),
+            .init(from: 1, to: 2, path: path("payload"), ownership: .strong),
+            .init(from: 2, to: 0, path: path("owner"), ownership: .weak),
+            .init(from: 2, to: 3, path: path("box"), ownership: .strong),
+            .init(from: 3, to: 3, path: path("me"), ownership: .strong),
+            .init(from: 4, to: 4, path: path("me"), ownership: .strong),
         ])
         #expect(report.diagnostics == graph.diagnostics)
     }
@@ -90,8 +91,8 @@ struct ReportBuilderTests {
         var graph = ObjectGraph(trackedObjects: 3)
         graph.addNode(ObjectNode(address: 0xdead_beef, typeName: "App.Root", kind: .class, size: 16, retainCount: 1))
         graph.addNode(ObjectNode(address: 0xdead_bef0, typeName: "App.Child", kind: .class, size: 16, retainCount: 1))
-        graph.addReference(from: 0, to: 1, label: "child")
-        let report = LeakReport(graph: graph, analysis: LeakAnalysis.analyze(graph), program: .init(path: "/a", arguments: [], exitStatus: 0))
+        graph.addReference(from: 0, to: 1, path: path("child"))
+        let report = LeakReport(analysis: LeakAnalysis.analyze(graph), program: .init(path: "/a", arguments: [], exitStatus: 0))
         #expect(report.leaks.isEmpty && report.references.isEmpty && report.cycles.isEmpty)
         #expect(report.summary == .init(trackedObjects: 3, liveObjects: 2, leakedObjects: 0, leakedBytes: 0, rootCycles: 0))
     }

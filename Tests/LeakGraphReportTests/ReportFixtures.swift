@@ -1,3 +1,4 @@
+import LeakGraphTestSupport
 import LeakGraphModel
 import LeakGraphReport
 
@@ -32,7 +33,7 @@ enum ReportFixtures {
             )
         }
         func ref(_ from: Int, _ to: Int, _ label: String, _ ownership: Ownership = .strong) {
-            references.append(LeakReport.LeakReference(from: from, to: to, label: label, ownership: ownership))
+            references.append(LeakReport.LeakReference(from: from, to: to, path: path(label), ownership: ownership))
         }
         for _ in 0 ..< 10 { leak("LinkedRing.DummyObject", cycle: 0, backtrace: ringSite) }
         for _ in 0 ..< 3 { leak("LinkedRing.Payload", size: 48, cycle: 0, backtrace: payloadSite) }

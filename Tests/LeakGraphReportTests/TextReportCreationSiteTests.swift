@@ -60,4 +60,31 @@ struct TextReportCreationSiteTests {
         ])
         #expect(lines[0].hasSuffix("  created at ring.swift:7 in App.makeRing() -> ()"))
     }
+
+    @Test("frames named <stdin> or with line 0 are no place: the next real place is shown")
+    func stdinAndLineZeroSkipped() throws {
+        let lines = try Self.ringLines([
+            [
+                Self.frame("Algorithms.Chain2Sequence.init() -> Algorithms.Chain2Sequence", "<stdin>", 12),
+                Self.frame("App.makeChain() -> ()", "/src/chain.swift", 4),
+            ],
+            [
+                Self.frame("App.Pool.make() -> App.Pool", "/src/pool.swift", 0),
+                Self.frame("App.run() -> ()", "/src/run.swift", 9),
+            ],
+            [Self.frame("merged App.helper() -> ()", "<compiler-generated>", 0), Self.frame("main")],
+        ])
+        #expect(lines[0].hasSuffix("  created at chain.swift:4 in App.makeChain() -> ()"))
+        #expect(lines[1].hasSuffix("  created at run.swift:9 in App.run() -> ()"))
+        // No real file anywhere: the first frame's function alone, never `<compiler-generated>:0`.
+        #expect(lines[2].hasSuffix("  created in merged App.helper() -> ()"))
+    }
+
+    @Test("a frame with a real file but line 0 still beats frames without any file")
+    func lineZeroFileFallback() throws {
+        let site = ReportNaming.creationSite([
+            Self.frame("swift_allocObject"), Self.frame("App.Pool.make() -> App.Pool", "/src/pool.swift", 0),
+        ])
+        #expect(site?.text == "pool.swift in App.Pool.make() -> App.Pool")
+    }
 }

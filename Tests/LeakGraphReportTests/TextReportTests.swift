@@ -1,3 +1,4 @@
+import LeakGraphTestSupport
 import LeakGraphAnalysis
 import LeakGraphModel
 import LeakGraphReport
@@ -38,10 +39,10 @@ struct TextReportTests {
             graph.addNode(ObjectNode(address: 0x1000 + 16 * UInt64(index), typeName: "Ring.Link", kind: .class, size: 16, retainCount: 1))
         }
         for index in 0 ..< count {
-            graph.addReference(from: index, to: (index + 1) % count, label: "next")
+            graph.addReference(from: index, to: (index + 1) % count, path: path("next"))
         }
         let analysis = LeakAnalysis.analyze(graph)
-        let report = LeakReport(graph: graph, analysis: analysis, program: .init(path: "/ring", arguments: [], exitStatus: 0))
+        let report = LeakReport(analysis: analysis, program: .init(path: "/ring", arguments: [], exitStatus: 0))
         let text = TextReport.render(report)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(text.hasPrefix("Process ring: 100,000 leaks for 1,600,000 total leaked bytes.\n"))

@@ -1,12 +1,16 @@
+import LeakGraphModel
+
 /// A stable identifier of a root cycle's shape: the same leak gets the same fingerprint across runs and
 /// builds, and a different leak almost surely a different one.
 ///
 /// The fingerprint is computed from the cycle's internal strong references only, each written as the
-/// line `SourceType <tab> label <tab> TargetType` with the runtime's full type names:
+/// line `SourceType <tab> path <tab> TargetType` with the runtime's full type names:
 ///
-/// 1. **Labels are normalized**: every subscript of digits becomes `[*]` (`[3]` → `[*]`, `value[17]` →
-///    `value[*]`, `capture[0] (box)` → `capture[*] (box)`), because array positions and hash-table
-///    buckets change from run to run (Swift seeds its hashing per process).
+/// 1. **Paths are generic**: each reference's path is written as ``LeakGraphModel/ReferencePath/genericText``,
+///    where every numeric subscript is `*` (`[3]` → `[*]`, `capture[0] (box)` → `capture[*] (box)`, an
+///    integer dictionary key `[7]` → `[*]`), because array positions and hash-table order change from
+///    run to run (Swift seeds its hashing per process). The text is otherwise the label people read, so
+///    fingerprints did not change when labels became typed paths.
 /// 2. **Repeated lines collapse**: the lines form a set, so the ring's length and the number of
 ///    identical references do not matter. A ring of 10 `Link`s and one of 12 share a fingerprint, as do a
 ///    parent with 3 children and one with 5 (LeakCanary's rule: same leak shape, same fingerprint), and so
@@ -25,19 +29,19 @@ public enum CycleFingerprint {
     /// The first line of the hashed text; it names the scheme so that a future scheme hashes differently.
     public static let header = "leakgraph-cycle-fingerprint-1"
 
-    /// One internal strong reference of a cycle, by type names and label.
+    /// One internal strong reference of a cycle, by type names and path.
     public struct Edge: Sendable, Hashable {
         /// The referencing object's full type name.
         public var sourceType: String
-        /// The reference's label as the walk wrote it (it is normalized by ``fingerprint(of:)``).
-        public var label: String
+        /// Where the reference is stored (its generic text is hashed).
+        public var path: ReferencePath
         /// The referenced object's full type name.
         public var targetType: String
 
         /// Creates an edge.
-        public init(sourceType: String, label: String, targetType: String) {
+        public init(sourceType: String, path: ReferencePath, targetType: String) {
             self.sourceType = sourceType
-            self.label = label
+            self.path = path
             self.targetType = targetType
         }
     }
@@ -49,50 +53,23 @@ public enum CycleFingerprint {
         hex(fnv1a64(canonicalText(of: edges).utf8))
     }
 
-    /// The text that is hashed: ``header``, then the distinct normalized edge lines in UTF-8 byte order,
-    /// each line ending with a newline.
+    /// The text that is hashed: ``header``, then the distinct edge lines in UTF-8 byte order, each line
+    /// ending with a newline.
     public static func canonicalText(of edges: some Sequence<Edge>) -> String {
         var lines: Set<String> = []
-        var normalized: [String: String] = [:]
+        var generic: [ReferencePath: String] = [:]
         for edge in edges {
-            let label: String
-            if let known = normalized[edge.label] {
-                label = known
+            let text: String
+            if let known = generic[edge.path] {
+                text = known
             } else {
-                label = normalizedLabel(edge.label)
-                normalized[edge.label] = label
+                text = edge.path.genericText
+                generic[edge.path] = text
             }
-            lines.insert(edge.sourceType + "\t" + label + "\t" + edge.targetType)
+            lines.insert(edge.sourceType + "\t" + text + "\t" + edge.targetType)
         }
         let sorted = lines.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return ([header] + sorted).map { $0 + "\n" }.joined()
-    }
-
-    /// `label` with every `[digits]` replaced by `[*]`.
-    public static func normalizedLabel(_ label: String) -> String {
-        var result = ""
-        var pending = ""  // "[" and the digits after it, until we know how the bracket ends
-        for character in label {
-            if !pending.isEmpty {
-                if character.isASCII, character.isNumber {
-                    pending.append(character)
-                    continue
-                }
-                if character == "]", pending.count > 1 {
-                    result += "[*]"
-                    pending = ""
-                    continue
-                }
-                result += pending
-                pending = ""
-            }
-            if character == "[" {
-                pending = "["
-            } else {
-                result.append(character)
-            }
-        }
-        return result + pending
     }
 
     /// The 64-bit FNV-1a hash of `bytes` (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`).

@@ -9,10 +9,11 @@ struct CycleEdges {
     /// reference order.
     var edges: [[Int]]
 
-    /// Buckets the strong references of `graph` by the root cycle of `analysis` that contains both ends.
+    /// Buckets the strong references of the analysed graph by the root cycle that contains both ends.
     ///
     /// - Complexity: O(*n* + *e*).
-    init(graph: ObjectGraph, analysis: LeakAnalysis) {
+    init(analysis: LeakAnalysis) {
+        let graph = analysis.graph
         let nodeCount = graph.nodes.count
         var memberOf = [Int](repeating: -1, count: nodeCount)
         for cycle in analysis.rootCycles {

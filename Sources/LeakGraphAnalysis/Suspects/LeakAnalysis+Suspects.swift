@@ -5,17 +5,14 @@ extension LeakAnalysis {
     ///
     /// Only strong references between two members of the same cycle are considered, so a weak, unowned or
     /// unmanaged reference is never the suspect, nor is a reference to a held object. The choice depends
-    /// on labels, node kinds, creation stack ids and node indices only, never on addresses directly or on
-    /// hashing, so the same graph always gives the same suspects.
+    /// on reference paths, node kinds, creation stack ids and node indices only, never on addresses
+    /// directly or on hashing, so the same graph always gives the same suspects.
     ///
-    /// - Parameter graph: The graph this analysis was computed from.
     /// - Returns: One entry per root cycle, `result[i]` for ``rootCycles``[i]; `nil` only for a cycle
-    ///   with no internal strong reference, which an analysis of `graph` never produces.
-    /// - Precondition: The analysis was computed from `graph`.
-    /// - Complexity: O(*n* + *e*) expected (each distinct label is parsed once).
-    public func suspectReferences(in graph: ObjectGraph) -> [SuspectReference?] {
-        precondition(nodeCount == graph.nodes.count, "the analysis was computed from another graph")
-        let cycleEdges = CycleEdges(graph: graph, analysis: self)
+    ///   with no internal strong reference, which ``analyze(_:)`` never produces.
+    /// - Complexity: O(*n* + *e*) expected (each distinct property name is split into words once).
+    public func suspectReferences() -> [SuspectReference?] {
+        let cycleEdges = CycleEdges(analysis: self)
         var finder = SuspectFinder(graph: graph)
         return rootCycles.map { cycle in
             finder.suspect(of: cycle, edges: cycleEdges.edges[cycle.id])
@@ -26,8 +23,8 @@ extension LeakAnalysis {
 /// Applies the suspect rules to the internal strong references of one cycle at a time.
 private struct SuspectFinder {
     let graph: ObjectGraph
-    /// Label → its property name and back-reference rank (labels repeat: a ring of 100,000 `next`s).
-    var labelCache: [String: (name: String, rank: Int?)] = [:]
+    /// Property name → its back-reference rank (names repeat: a ring of 100,000 `next`s).
+    var rankCache: [String: Int?] = [:]
 
     init(graph: ObjectGraph) {
         self.graph = graph
@@ -61,31 +58,32 @@ private struct SuspectFinder {
         var best: Candidate?
         for index in edges {
             let reference = graph.references[index]
-            guard !ReferenceLabel.isClosure(reference.label), !isSynthetic(reference.from) else { continue }
-            if let rank = label(reference.label).rank {
+            guard !reference.path.isClosure, !isSynthetic(reference.from) else { continue }
+            if let rank = rank(reference.path.propertyName) {
                 consider(&best, Candidate(key: [rank, reference.from, index], reference: index))
             }
         }
         guard let best else { return nil }
-        let name = label(graph.references[best.reference].label).name
+        let path = graph.references[best.reference].path
+        let name = path.propertyName
         return make(
             cycle, best.reference, .backReferenceName,
             reason: "`\(name)` is named like a back-reference, yet it holds its target strongly",
-            hint: "make it `weak var \(name)`"
+            hint: Self.weakHint(path, name: name)
         )
     }
 
     /// Rule 2: a closure that leads back to the object holding it (`pairs`: the cycle's edges as pairs).
     private mutating func closureCapturingHolder(_ cycle: RootCycle, _ edges: [Int], _ pairs: Set<Pair>) -> SuspectReference? {
         var best: Candidate?
-        for index in edges where ReferenceLabel.isClosure(graph.references[index].label) {
+        for index in edges where graph.references[index].path.isClosure {
             let reference = graph.references[index]
             let grade = reference.from == reference.to ? 0 : pairs.contains(Pair(reference.to, reference.from)) ? 1 : 2
             consider(&best, Candidate(key: [grade, reference.from, index], reference: index))
         }
         guard let best else { return nil }
         let reference = graph.references[best.reference]
-        let name = isSynthetic(reference.from) ? "" : label(reference.label).name
+        let name = isSynthetic(reference.from) ? "" : reference.path.propertyName
         let closure = name.isEmpty ? "a closure" : "the closure stored in `\(name)`"
         let reason =
             switch best.key[0] {
@@ -99,11 +97,11 @@ private struct SuspectFinder {
     /// Rule 3: a reference back to the object that keeps the source in a collection.
     private mutating func referenceToContainer(_ cycle: RootCycle, _ edges: [Int], _ pairs: Set<Pair>) -> SuspectReference? {
         let references = graph.references
-        var storagesOf: [Int: [(storage: Int, label: String)]] = [:]
+        var storagesOf: [Int: [(storage: Int, path: ReferencePath)]] = [:]
         for index in edges {
             let reference = references[index]
             if Self.isCollection(graph.nodes[reference.to].kind), reference.from != reference.to {
-                storagesOf[reference.from, default: []].append((reference.to, reference.label))
+                storagesOf[reference.from, default: []].append((reference.to, reference.path))
             }
         }
         guard !storagesOf.isEmpty else { return nil }
@@ -113,17 +111,18 @@ private struct SuspectFinder {
             guard reference.from != reference.to, !isSynthetic(reference.from), let storages = storagesOf[reference.to]
             else { continue }
             if let holding = storages.first(where: { pairs.contains(Pair($0.storage, reference.from)) }) {
-                consider(&best, Candidate(key: [reference.from, index], reference: index, note: holding.label))
+                consider(&best, Candidate(key: [reference.from, index], reference: index, note: holding.path.propertyName))
             }
         }
         guard let best else { return nil }
-        let name = label(references[best.reference].label).name
-        let collection = label(best.note).name
+        let path = references[best.reference].path
+        let name = path.propertyName
+        let collection = best.note
         let place = collection.isEmpty ? "in a collection" : "in `\(collection)`"
         return make(
             cycle, best.reference, .referenceToContainer,
             reason: "it points back to the object that keeps this one \(place)",
-            hint: name.isEmpty ? "make this back-reference weak" : "make it `weak var \(name)`"
+            hint: name.isEmpty ? "make this back-reference weak" : Self.weakHint(path, name: name)
         )
     }
 
@@ -132,12 +131,12 @@ private struct SuspectFinder {
         guard let index = edges.first(where: { graph.references[$0].from == graph.references[$0].to }) else {
             return nil
         }
-        let name = isSynthetic(graph.references[index].from) ? "" : label(graph.references[index].label).name
+        let path = graph.references[index].path
+        let name = isSynthetic(graph.references[index].from) ? "" : path.propertyName
+        let weak = path.weakCandidate == name ? ", or make it `weak var \(name)`" : ""
         return make(
             cycle, index, .selfReference, reason: "the object references itself",
-            hint: name.isEmpty
-                ? "break the self-reference"
-                : "break the self-reference: set `\(name)` to nil when done, or make it `weak var \(name)`"
+            hint: name.isEmpty ? "break the self-reference" : "break the self-reference: set `\(name)` to nil when done\(weak)"
         )
     }
 
@@ -157,7 +156,8 @@ private struct SuspectFinder {
             consider(&best, Candidate(key: [-(graph.nodes[source].stackID ?? -1), -source, index], reference: index))
         }
         let index = best?.reference ?? edges[0]
-        let name = isSynthetic(references[index].from) ? "" : label(references[index].label).name
+        let path = references[index].path
+        let name = isSynthetic(references[index].from) ? "" : path.propertyName
         let closes =
             headStack != nil && !sharesFirstStack
             ? "it leads back to the object whose creation site ran first"
@@ -168,7 +168,9 @@ private struct SuspectFinder {
                 + "container; this one closes the ring: \(closes)",
             hint: name.isEmpty
                 ? "break the cycle at one reference: make it weak, or clear it when the objects are done"
-                : "break the ring here: make it `weak var \(name)`, or set `\(name)` to nil when the objects are done"
+                : path.weakCandidate == name
+                    ? "break the ring here: make it `weak var \(name)`, or set `\(name)` to nil when the objects are done"
+                    : "break the ring here: clear `\(name)` when the objects are done, or hold it weakly"
         )
     }
 
@@ -190,18 +192,28 @@ private struct SuspectFinder {
     ) -> SuspectReference {
         let reference = graph.references[index]
         return SuspectReference(
-            cycle: cycle.id, reference: index, from: reference.from, to: reference.to, label: reference.label,
+            cycle: cycle.id, reference: index, from: reference.from, to: reference.to, path: reference.path,
             rule: rule, reason: reason, hint: hint
         )
     }
 
-    /// The label's property name and back-reference rank, computed once per distinct label.
-    private mutating func label(_ label: String) -> (name: String, rank: Int?) {
-        if let known = labelCache[label] { return known }
-        let name = ReferenceLabel.propertyName(label)
-        let result = (name, ReferenceLabel.backReferenceRank(name))
-        labelCache[label] = result
-        return result
+    /// A name's back-reference rank (``BackReferenceNames/rank(_:)``), computed once per distinct name.
+    private mutating func rank(_ name: String) -> Int? {
+        if let known = rankCache[name] { return known }
+        let rank = BackReferenceNames.rank(name)
+        rankCache[name] = rank
+        return rank
+    }
+
+    /// The fix for a back-reference at `path` named `name`: `make it weak var name` when that declaration
+    /// is what holds the reference (``ReferencePath/weakCandidate``), else advice that compiles.
+    static func weakHint(_ path: ReferencePath, name: String) -> String {
+        if path.weakCandidate == name { return "make it `weak var \(name)`" }
+        if path.isInsideStorage {
+            return "keep weak references in `\(name)` (e.g. elements wrapping a `weak var`), or remove them when done"
+        }
+        return "hold the reference weakly: `\(name)` cannot be `weak` where it is (\(path.text)); "
+            + "store it in a `weak var`, or clear it when done"
     }
 
     /// Whether references from `node` are slots of runtime storage (array elements, dictionary buckets,

@@ -1,3 +1,5 @@
+import LeakGraphModel
+
 /// The strong reference of a root cycle most likely to be the mistake, with why and what to change.
 ///
 /// Every root cycle is kept alive by its internal strong references only, so turning any one of them
@@ -14,22 +16,25 @@ public struct SuspectReference: Sendable, Hashable {
     public var from: Int
     /// The node index of the referenced object.
     public var to: Int
-    /// The reference's label (`delegate`, `handler (closure)`, `[2]`).
-    public var label: String
+    /// Where the reference is stored in its source (``ReferencePath/text``: `delegate`, `handler (closure)`).
+    public var path: ReferencePath
     /// The rule that chose it.
     public var rule: Rule
+
+    /// The reference's label as people read it (``LeakGraphModel/ReferencePath/text``).
+    public var label: String { path.text }
     /// Why this reference is the suspect: one sentence without a final period, naming no addresses.
     public var reason: String
     /// What to change: one sentence without a final period, e.g. "make it `weak var delegate`".
     public var hint: String
 
     /// Creates a suspect.
-    public init(cycle: Int, reference: Int, from: Int, to: Int, label: String, rule: Rule, reason: String, hint: String) {
+    public init(cycle: Int, reference: Int, from: Int, to: Int, path: ReferencePath, rule: Rule, reason: String, hint: String) {
         self.cycle = cycle
         self.reference = reference
         self.from = from
         self.to = to
-        self.label = label
+        self.path = path
         self.rule = rule
         self.reason = reason
         self.hint = hint
@@ -43,10 +48,12 @@ public struct SuspectReference: Sendable, Hashable {
         ///    `dataSource`, `weakOwner`) or starts with `parent`, `owner` or `delegate` (`parentNode`).
         ///    Earlier words in the list win, then a match at the end of the name, then the lowest source
         ///    node, then the first reference. Closure-valued properties are left to rule 2.
-        ///    Hint: "make it `weak var delegate`".
+        ///    Hint: "make it `weak var delegate`" when that declaration holds the reference
+        ///    (``LeakGraphModel/ReferencePath/weakCandidate``); otherwise advice that compiles (a collection's
+        ///    elements, an enum payload or a tuple element cannot be declared weak).
         case backReferenceName
-        /// 2. A closure stored in an object that leads back to that object: the label ends in
-        ///    `(closure)`. A self-reference (`handler (closure)` from an object to itself: a closure whose
+        /// 2. A closure stored in an object that leads back to that object: the path ends in a closure
+        ///    context (``LeakGraphModel/ReferencePath/isClosure``, written `(closure)`). A self-reference (`handler (closure)` from an object to itself: a closure whose
         ///    only capture is the object, so its context *is* the object) wins, then a closure context
         ///    that captures the holder directly, then any other closure in the cycle (inside a strongly
         ///    connected cycle every closure context leads back to its holder, perhaps through a box or

@@ -127,8 +127,7 @@ public enum DOTRenderer {
         // Detail lines in grey at the title's size: Graphviz spaces lines of a smaller size too tightly.
         // The fix hint is in the tooltips of the graph and of the suspect edge, not in the title.
         var smallLines: [String] = []
-        if let suspect = value.suspect {
-            let name = suspectName(index, suspect)
+        if let suspect = value.suspect, let name = suspectName(index, value) {
             label += "<BR/><FONT COLOR=\"\(GraphStyle.suspectColor)\">"
                 + DOTText.htmlEscaped("⚠ suspect: \(name)") + "</FONT>"
             tooltip.append("⚠ suspect: \(name) — \(suspect.reason)\nFix: \(suspect.hint)")
@@ -166,9 +165,9 @@ public enum DOTRenderer {
             if !held.isEmpty {
                 text += DOTText.htmlEscaped(" · holds \(summary.heldText)")
             }
-            if let suspect = value.suspect {
+            if let name = suspectName(index, value) {
                 text += "<BR/><FONT COLOR=\"\(GraphStyle.suspectColor)\">"
-                    + DOTText.htmlEscaped("⚠ suspect: \(suspectName(index, suspect))") + "</FONT>"
+                    + DOTText.htmlEscaped("⚠ suspect: \(name)") + "</FONT>"
             }
             let cluster = builder.addCluster(
                 id: "cycle-\(cycle + 1)", label: "<B>Root cycle #\(cycle + 1)</B>" + text,
@@ -233,9 +232,12 @@ public enum DOTRenderer {
         )
     }
 
-    /// `DummyObject.next`: the suspect's source type and label.
-    static func suspectName(_ index: ReportIndex, _ suspect: LeakReport.Suspect) -> String {
-        index.position[suspect.from].map { "\(index.typeName($0)).\(suspect.label)" } ?? suspect.label
+    /// `DummyObject.next`: the suspect's source type and path (``ReportNaming/referenceText(type:path:)``).
+    static func suspectName(_ index: ReportIndex, _ cycle: LeakReport.Cycle) -> String? {
+        guard let reference = index.suspectReference(of: cycle) else { return cycle.suspect?.label }
+        let value = index.report.references[reference]
+        guard let from = index.position[value.from] else { return value.label }
+        return ReportNaming.referenceText(type: index.typeName(from), path: value.path)
     }
 
     /// The overview (when laid out with `dot`) puts its cycles in rows of this many.
@@ -250,18 +252,13 @@ public enum DOTRenderer {
         nodeCount <= options.dotNodeLimit && edgeCount <= options.dotEdgeLimit ? .dot : .sfdp
     }
 
-    /// The index in `report.references` of each listed cycle's suspect reference: the reference from the
-    /// suspect's source to its target with its label, else the first strong one between them.
+    /// Each listed cycle's suspect, by the index of its reference in `report.references`.
     static func suspectReferences(_ index: ReportIndex, cycles: [Int]) -> [Int: LeakReport.Suspect] {
-        let report = index.report
         var result: [Int: LeakReport.Suspect] = [:]
         for cycle in cycles {
-            guard let suspect = report.cycles[cycle].suspect, let from = index.position[suspect.from] else { continue }
-            let candidates = index.outgoing[from].filter { report.references[$0].to == suspect.to }
-            let match = candidates.first { report.references[$0].label == suspect.label }
-                ?? candidates.first { report.references[$0].ownership == .strong }
-            if let match {
-                result[match] = suspect
+            let value = index.report.cycles[cycle]
+            if let suspect = value.suspect, let reference = index.suspectReference(of: value) {
+                result[reference] = suspect
             }
         }
         return result

@@ -32,21 +32,10 @@ enum DOTText {
         quoted(text.replacing("\\", with: "\u{29F5}"))
     }
 
-    /// `text` escaped for the inside of an HTML-like label (`<…>`): `&`, `<`, `>`, `"` and `'` as entities.
+    /// `text` escaped for the inside of an HTML-like label (`<…>`): ``HTMLText/escaped(_:keepingLineBreaks:)``
+    /// without line breaks (a label breaks lines with `<BR/>`).
     static func htmlEscaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(isControl(scalar) ? "\u{FFFD}" : scalar)
-            }
-        }
-        return result
+        HTMLText.escaped(text, keepingLineBreaks: false)
     }
 
     /// `[key="value", …]` for attributes whose values are already written (quoted or HTML-like); empty when

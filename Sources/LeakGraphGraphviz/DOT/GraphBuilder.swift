@@ -1,4 +1,3 @@
-import LeakGraphAnalysis
 import LeakGraphModel
 import LeakGraphReport
 
@@ -298,34 +297,10 @@ struct GraphBuilder {
         )
     }
 
-    /// For each of `positions`: the number of its strongly connected component (strong references among
-    /// `positions` only) when that component is cyclic (two objects or more, or a self-reference), else -1.
+    /// For each of `positions`: the number of the held cycle it belongs to (the report's
+    /// ``LeakGraphReport/LeakReport/Cycle/heldCycles``), else -1.
     private func cyclicComponents(of positions: [Int]) -> [Int] {
-        guard !positions.isEmpty else { return [] }
-        let references = index.report.references
-        var local: [Int: Int] = [:]
-        local.reserveCapacity(positions.count)
-        for (offset, position) in positions.enumerated() {
-            local[position] = offset
-        }
-        var successors = [[Int]](repeating: [], count: positions.count)
-        var selfReference = [Bool](repeating: false, count: positions.count)
-        for (offset, position) in positions.enumerated() {
-            for reference in index.outgoing[position] where references[reference].ownership == .strong {
-                guard let target = index.position[references[reference].to], let targetOffset = local[target] else {
-                    continue
-                }
-                successors[offset].append(targetOffset)
-                if targetOffset == offset { selfReference[offset] = true }
-            }
-        }
-        let components = StronglyConnectedComponents.compute(StrongAdjacency(successors: successors))
-        let (component, count) = (components.component, components.count)
-        var sizes = [Int](repeating: 0, count: count)
-        for value in component { sizes[value] += 1 }
-        return component.indices.map { offset in
-            sizes[component[offset]] > 1 || selfReference[offset] ? component[offset] : -1
-        }
+        positions.map { index.heldCycle[$0] }
     }
 
     /// Whether every member has exactly one strong reference to a member and one from a member.
@@ -404,7 +379,7 @@ struct GraphBuilder {
                     )
                 } else {
                     let key = PairKey(from: from, to: to, kind: kind)
-                    let label = Self.normalizedLabel(reference.label) + ownership
+                    let label = reference.path.text(subscripts: .placeholder("i")) + ownership
                     if collapsed[key] == nil {
                         collapsed[key] = (edges.count, [], [:])
                         edges.append(Edge(from: from, to: to, label: "", tooltip: "", kind: kind))
@@ -430,26 +405,6 @@ struct GraphBuilder {
                 + counted.joined(separator: "\n")
         }
         return edges
-    }
-
-    /// `members[12]` → `members[i]`: element indices are dropped so references of many elements count
-    /// as one label.
-    static func normalizedLabel(_ label: String) -> String {
-        var result = ""
-        var rest = Substring(label)
-        while let open = rest.firstIndex(of: "[") {
-            result += rest[...open]
-            let afterOpen = rest.index(after: open)
-            if let close = rest[afterOpen...].firstIndex(of: "]"), close > afterOpen,
-                rest[afterOpen ..< close].allSatisfy(\.isASCII), rest[afterOpen ..< close].allSatisfy(\.isNumber)
-            {
-                result += "i]"
-                rest = rest[rest.index(after: close)...]
-            } else {
-                rest = rest[afterOpen...]
-            }
-        }
-        return result + rest
     }
 
     // MARK: Text

@@ -149,7 +149,7 @@ private struct HTMLPage {
             }
             let fingerprint = value.fingerprint.map { "<code>\(e($0))</code>" } ?? "<span class=\"muted\">—</span>"
             let suspect = value.suspect.map { suspect in
-                "<code>\(e(suspectName(suspect)))</code><br><span class=\"hint\">\(e(suspect.hint))</span>"
+                "<code>\(e(suspectName(value)))</code><br><span class=\"hint\">\(e(suspect.hint))</span>"
             } ?? "<span class=\"muted\">—</span>"
             html.append(
                 "<tr><td><a href=\"#cycle-\(cycle + 1)\">#\(cycle + 1)</a></td>"
@@ -205,7 +205,7 @@ private struct HTMLPage {
         html.append("<h2>Root cycle #\(cycle + 1) <small>\(e(subtitle))</small></h2>")
         if let suspect = value.suspect {
             html.append("<div class=\"suspect\">")
-            html.append("<p><b>⚠ Suspect: <code>\(e(suspectName(suspect)))</code></b> — \(e(suspect.reason))</p>")
+            html.append("<p><b>⚠ Suspect: <code>\(e(suspectName(value)))</code></b> — \(e(suspect.reason))</p>")
             html.append("<p><b>Fix:</b> \(e(suspect.hint))</p>")
             html.append("</div>")
         }
@@ -368,9 +368,8 @@ private struct HTMLPage {
     }
 
     /// `DummyObject.next`.
-    func suspectName(_ suspect: LeakReport.Suspect) -> String {
-        guard let from = index.position[suspect.from] else { return suspect.label }
-        return "\(index.typeName(from)).\(suspect.label)"
+    func suspectName(_ cycle: LeakReport.Cycle) -> String {
+        DOTRenderer.suspectName(index, cycle) ?? ""
     }
 
     /// Types of `positions` in ``ReportNaming/typeGroups(_:)`` order.

@@ -1,8 +1,9 @@
 /// Writing HTML text safely.
 enum HTMLText {
-    /// `text` with `&`, `<`, `>`, `"` and `'` as character references, usable in element content and in
-    /// quoted attribute values; control characters other than line feed and tab become `�`.
-    static func escaped(_ text: String) -> String {
+    /// `text` with `&`, `<`, `>`, `"` and `'` as character references, usable in element content, in
+    /// quoted attribute values and inside Graphviz's HTML-like labels; control characters become `�`
+    /// (line feed and tab are kept unless `keepingLineBreaks` is false). The one HTML escaping of LeakGraph.
+    static func escaped(_ text: String, keepingLineBreaks: Bool = true) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -12,7 +13,7 @@ enum HTMLText {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
-            case "\n", "\t": result.unicodeScalars.append(scalar)
+            case "\n", "\t" where keepingLineBreaks: result.unicodeScalars.append(scalar)
             default: result.unicodeScalars.append(DOTText.isControl(scalar) ? "\u{FFFD}" : scalar)
             }
         }

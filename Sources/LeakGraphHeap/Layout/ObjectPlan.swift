@@ -24,7 +24,7 @@ final class ObjectPlan {
         var reasons = unreadable
         for slot in slots {
             if case .unreadable(let reason) = slot.content {
-                reasons.append("\(slot.label): \(reason)")
+                reasons.append("\(slot.path.text): \(reason)")
             }
         }
         self.unreadable = reasons

@@ -174,7 +174,8 @@ final class ObjectPlans {
         var slots: [Slot] = []
         var offset = startOffset
         for index in 0..<count {
-            let label = "capture[\(index)]"
+            let path: ReferencePath = [.capture(index)]
+            let label = path.text
             guard let name = descriptor.relativeDirect(at: 12 + index * 4).map(MangledName.init) else {
                 return (slots, "\(label): no type")
             }
@@ -189,14 +190,14 @@ final class ObjectPlans {
                 case .unowned: content = .reference(.unowned)
                 default: content = .reference(.unmanaged)
                 }
-                slots.append(Slot(offset: offset, label: storage == .box ? "\(label) (box)" : label, content: content))
+                slots.append(Slot(offset: offset, path: storage == .box ? path.appending(.captureBox) : path, content: content))
                 offset += 8
             case .none:
                 if let function = name.implFunctionRepresentation {
                     // A SIL function value captured as is (e.g. the async function of a Task closure).
                     offset = align(offset, to: 8)
                     if function == .thick {
-                        slots.append(Slot(offset: offset, label: label, content: .thickFunction))
+                        slots.append(Slot(offset: offset, path: path, content: .thickFunction))
                         offset += 16
                     } else {
                         offset += 8
@@ -208,7 +209,7 @@ final class ObjectPlans {
                 }
                 let witnesses = ValueWitnesses(of: type)
                 offset = align(offset, to: witnesses.alignment)
-                slots += values.slots(of: type).map { $0.shifted(by: offset, under: label) }
+                slots += values.slots(of: type).map { $0.shifted(by: offset, under: path) }
                 offset += witnesses.size
             }
         }
@@ -224,6 +225,6 @@ final class ObjectPlans {
         }
         let name = "(box of \(values.typeName(boxed)))"
         return ObjectPlan(
-            kind: .box, typeName: name, slots: values.slots(of: boxed).map { $0.shifted(by: offset, under: "value") })
+            kind: .box, typeName: name, slots: values.slots(of: boxed).map { $0.shifted(by: offset, under: [.boxValue]) })
     }
 }

@@ -3,23 +3,18 @@ import LeakGraphModel
 /// One place inside a value where a reference may live, at a fixed offset from the value's start.
 ///
 /// A layout is a flat list of slots: struct and tuple fields are flattened into their container at plan
-/// time (labels joined with `.`), so walking an object is one pass over an array.
+/// time (their paths joined), so walking an object is one pass over an array.
 struct Slot {
     /// Byte offset from the start of the value.
     var offset: Int
-    /// The label of a reference found here (`delegate`, `meta.owner`, `pair.0`).
-    var label: String
+    /// Where a reference found here is stored (`delegate`, `meta.owner`, `pair.0`), relative to the value.
+    var path: ReferencePath
     /// What is stored here.
     var content: SlotContent
 
-    func shifted(by delta: Int, under prefix: String) -> Slot {
-        Slot(offset: offset + delta, label: Slot.join(prefix, label), content: content)
-    }
-
-    static func join(_ prefix: String, _ label: String) -> String {
-        if prefix.isEmpty { return label }
-        if label.isEmpty { return prefix }
-        return prefix + "." + label
+    /// The slot of this value when the value itself sits `delta` bytes into a container, at `prefix`.
+    func shifted(by delta: Int, under prefix: ReferencePath) -> Slot {
+        Slot(offset: offset + delta, path: prefix.appending(path), content: content)
     }
 }
 

@@ -11,7 +11,7 @@ final class ValueLayouts {
     func slots(of metadata: UnsafeRawPointer) -> [Slot] {
         if let cached = cache[metadata] { return cached }
         guard inProgress.insert(metadata).inserted else {
-            return [Slot(offset: 0, label: "", content: .unreadable("recursive value layout"))]
+            return [Slot(offset: 0, path: .empty, content: .unreadable("recursive value layout"))]
         }
         defer { inProgress.remove(metadata) }
         let result = build(metadata)
@@ -21,11 +21,11 @@ final class ValueLayouts {
 
     private func build(_ metadata: UnsafeRawPointer) -> [Slot] {
         guard let kind = MetadataKind(of: metadata) else {
-            return [Slot(offset: 0, label: "", content: .unreadable("unknown metadata kind \(metadata.word())"))]
+            return [Slot(offset: 0, path: .empty, content: .unreadable("unknown metadata kind \(metadata.word())"))]
         }
         switch kind {
         case .class, .foreignClass, .foreignReferenceType, .objcClassWrapper:
-            return [Slot(offset: 0, label: "", content: .reference(.strong))]
+            return [Slot(offset: 0, path: .empty, content: .reference(.strong))]
         case .struct:
             return structSlots(metadata)
         case .optional, .enum:
@@ -46,7 +46,7 @@ final class ValueLayouts {
     }
 
     private func nonPODOrUnreadable(_ metadata: UnsafeRawPointer, reason: String) -> [Slot] {
-        ValueWitnesses(of: metadata).isNonPOD ? [Slot(offset: 0, label: "", content: .unreadable(reason))] : []
+        ValueWitnesses(of: metadata).isNonPOD ? [Slot(offset: 0, path: .empty, content: .unreadable(reason))] : []
     }
 
     // MARK: Builtins
@@ -55,13 +55,13 @@ final class ValueLayouts {
         guard ValueWitnesses(of: metadata).isNonPOD else { return [] }
         switch typeName(metadata) {
         case "Builtin.NativeObject":
-            return [Slot(offset: 0, label: "", content: .reference(.strong))]
+            return [Slot(offset: 0, path: .empty, content: .reference(.strong))]
         case "Builtin.BridgeObject":
             // On Linux a bridge object is a native object pointer with flag bits in its top nibble
             // (Dictionary/Set `_BridgeStorage`, String's `_object`); only an untagged word is a pointer.
-            return [Slot(offset: 0, label: "", content: .bridgeObject)]
+            return [Slot(offset: 0, path: .empty, content: .bridgeObject)]
         default:
-            return [Slot(offset: 0, label: "", content: .unreadable("builtin \(typeName(metadata))"))]
+            return [Slot(offset: 0, path: .empty, content: .unreadable("builtin \(typeName(metadata))"))]
         }
     }
 
@@ -73,7 +73,7 @@ final class ValueLayouts {
         }
         let descriptor = ContextDescriptor(base: descriptorPointer)
         if descriptor.name == "Unmanaged", descriptor.moduleName == "Swift" {
-            return [Slot(offset: 0, label: "", content: .reference(.unmanaged))]
+            return [Slot(offset: 0, path: .empty, content: .reference(.unmanaged))]
         }
         let count = descriptor.structNumFields
         guard count > 0 else { return [] }
@@ -83,41 +83,45 @@ final class ValueLayouts {
         let offsets = metadata + descriptor.structFieldOffsetVectorOffset * 8
         let genericArguments = descriptor.isGeneric ? metadata + 16 : nil
         // Standard library structs (Array, Dictionary, ArraySlice, String…) keep their storage in
-        // internal properties: a reference found inside them is labelled by the user's property alone.
+        // internal properties: a reference found inside them is shown under the user's property alone,
+        // marked as lying in storage (one `.storage` step however deep the internals nest).
         let hidesInternals = descriptor.moduleName == "Swift"
         var result: [Slot] = []
         for (index, record) in fields.records.prefix(count).enumerated() {
             let offset = Int(offsets.uint32(at: index * 4))
-            result += fieldSlots(
-                record: record, label: hidesInternals ? "" : nil, offset: offset,
+            let slots = fieldSlots(
+                record: record, path: hidesInternals ? .empty : nil, offset: offset,
                 context: descriptorPointer, genericArguments: genericArguments)
+            result += hidesInternals
+                ? slots.map { $0.path.steps.first == .storage ? $0 : $0.shifted(by: 0, under: [.storage]) } : slots
         }
         return result
     }
 
-    /// The slots of one stored property, shifted to `offset` and labelled with the property name.
+    /// The slots of one stored property, shifted to `offset` and placed under `path` (by default the
+    /// property itself).
     func fieldSlots(
-        record: FieldRecord, label: String? = nil, offset: Int, context: UnsafeRawPointer,
+        record: FieldRecord, path: ReferencePath? = nil, offset: Int, context: UnsafeRawPointer,
         genericArguments: UnsafeRawPointer?
     ) -> [Slot] {
-        let name = label ?? Self.propertyName(record.name)
+        let name = path ?? [.property(Self.propertyName(record.name))]
         guard let mangled = record.mangledTypeName else {
-            return [Slot(offset: offset, label: name, content: .unreadable("field without type"))]
+            return [Slot(offset: offset, path: name, content: .unreadable("field without type"))]
         }
         switch mangled.referenceStorage {
         case .weak:
-            return [Slot(offset: offset, label: name, content: .weakReference)]
+            return [Slot(offset: offset, path: name, content: .weakReference)]
         case .unowned:
-            return [Slot(offset: offset, label: name, content: .reference(.unowned))]
+            return [Slot(offset: offset, path: name, content: .reference(.unowned))]
         case .unownedUnsafe:
-            return [Slot(offset: offset, label: name, content: .reference(.unmanaged))]
+            return [Slot(offset: offset, path: name, content: .reference(.unmanaged))]
         case .box:
-            return [Slot(offset: offset, label: name, content: .boxReference)]
+            return [Slot(offset: offset, path: name, content: .boxReference)]
         case .none:
             break
         }
         guard let type = mangled.resolve(context: context, genericArguments: genericArguments) else {
-            return [Slot(offset: offset, label: name, content: .unreadable("field type could not be resolved"))]
+            return [Slot(offset: offset, path: name, content: .unreadable("field type could not be resolved"))]
         }
         return slots(of: type).map { $0.shifted(by: offset, under: name) }
     }
@@ -136,7 +140,7 @@ final class ValueLayouts {
             let offset = Int(element.uint32(at: 8))
             var label = String(index)
             if let labels, index < labels.count, !labels[index].isEmpty { label = String(labels[index]) }
-            result += slots(of: type).map { $0.shifted(by: offset, under: label) }
+            result += slots(of: type).map { $0.shifted(by: offset, under: [.tupleElement(label)]) }
         }
         return result
     }
@@ -148,7 +152,7 @@ final class ValueLayouts {
         let convention = (flags >> 16) & 0xFF
         // 0 = Swift (thick: function pointer + context); thin and C function pointers have no context.
         guard convention == 0 else { return [] }
-        return [Slot(offset: 0, label: "", content: .thickFunction)]
+        return [Slot(offset: 0, path: .empty, content: .thickFunction)]
     }
 
     private func existentialSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
@@ -157,13 +161,13 @@ final class ValueLayouts {
         let special = (flags >> 24) & 0x3F
         if special == 1 {
             // `any Error`: one pointer to an error box.
-            return [Slot(offset: 0, label: "", content: .reference(.strong))]
+            return [Slot(offset: 0, path: .empty, content: .reference(.strong))]
         }
         if isClassBound {
-            return [Slot(offset: 0, label: "", content: .classExistential)]
+            return [Slot(offset: 0, path: .empty, content: .classExistential)]
         }
         let name = typeName(metadata)
-        return [Slot(offset: 0, label: "", content: .opaqueExistential(name.hasPrefix("any ") || name == "Any" ? name : "any " + name))]
+        return [Slot(offset: 0, path: .empty, content: .opaqueExistential(name.hasPrefix("any ") || name == "Any" ? name : "any " + name))]
     }
 
     // MARK: Enums
@@ -174,27 +178,27 @@ final class ValueLayouts {
         guard let descriptorPointer = metadata.pointer(at: 8), witnesses.getEnumTag != nil,
             witnesses.destructiveProjectEnumData != nil
         else {
-            return [Slot(offset: 0, label: "", content: .unreadable("enum without witnesses"))]
+            return [Slot(offset: 0, path: .empty, content: .unreadable("enum without witnesses"))]
         }
         let descriptor = ContextDescriptor(base: descriptorPointer)
         guard let fields = descriptor.fieldDescriptor else {
-            return [Slot(offset: 0, label: "", content: .unreadable("no reflection metadata for \(typeName(metadata))"))]
+            return [Slot(offset: 0, path: .empty, content: .unreadable("no reflection metadata for \(typeName(metadata))"))]
         }
         let genericArguments = descriptor.isGeneric ? metadata + 16 : nil
         var cases: [EnumPlan.EnumCase] = []
         for record in fields.records where record.mangledTypeName != nil {
             let name = record.name
             if record.isIndirectCase {
-                cases.append(.init(name: name, isIndirect: true, slots: [Slot(offset: 0, label: "", content: .boxReference)]))
+                cases.append(.init(name: name, isIndirect: true, slots: [Slot(offset: 0, path: .empty, content: .boxReference)]))
                 continue
             }
             // A payload case's record holds its payload type; fieldSlots resolves and lays it out.
             let payload = fieldSlots(
-                record: record, label: "", offset: 0, context: descriptorPointer, genericArguments: genericArguments)
+                record: record, path: .empty, offset: 0, context: descriptorPointer, genericArguments: genericArguments)
             cases.append(.init(name: name, isIndirect: false, slots: payload))
         }
         guard cases.count == descriptor.enumNumPayloadCases else {
-            return [Slot(offset: 0, label: "", content: .unreadable("enum payload cases do not match its descriptor"))]
+            return [Slot(offset: 0, path: .empty, content: .unreadable("enum payload cases do not match its descriptor"))]
         }
         if cases.allSatisfy({ $0.slots.isEmpty }) { return [] }
         var single = false
@@ -205,7 +209,7 @@ final class ValueLayouts {
         }
         let plan = EnumPlan(
             metadata: metadata, size: witnesses.size, isOptional: isOptional, payloadCases: cases, singleReference: single)
-        return [Slot(offset: 0, label: "", content: .enumeration(plan))]
+        return [Slot(offset: 0, path: .empty, content: .enumeration(plan))]
     }
 
     /// The name a person wrote for a stored property: `lazy var onTap` is stored as

@@ -52,9 +52,9 @@ public struct HeapWalker {
             guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[index].address)) else { continue }
             scanner.scan(
                 object: object, plan: plan,
-                found: { label, ownership, target, targetIsBox in
+                found: { path, ownership, target, targetIsBox in
                     guard let targetIndex = indexOfAddress[target] else { return }
-                    graph.references.append(Reference(from: index, to: targetIndex, label: label, ownership: ownership))
+                    graph.references.append(Reference(from: index, to: targetIndex, path: path, ownership: ownership))
                     if targetIsBox { boxes.insert(targetIndex) }
                 },
                 unreadable: { reason in objectUnreadable[DynamicKey(typeName: plan.typeName, reason: reason), default: 0] += 1 })
@@ -72,7 +72,7 @@ public struct HeapWalker {
     }
 
     /// Shows single-capture context objects that are referenced as boxes as what they are: a box of
-    /// its value, whose references are labelled `value…` instead of `capture[0]…`.
+    /// its value, whose references start with the box's value instead of `capture[0]`.
     private static func markBoxes(_ boxes: Set<Int>, plans: [ObjectPlan], in graph: inout ObjectGraph) {
         var relabel = Set<Int>()
         for index in boxes where graph.nodes[index].kind == .closureContext {
@@ -83,9 +83,10 @@ public struct HeapWalker {
         }
         guard !relabel.isEmpty else { return }
         for position in graph.references.indices where relabel.contains(graph.references[position].from) {
-            let label = graph.references[position].label
-            if label.hasPrefix("capture[0]") {
-                graph.references[position].label = "value" + label.dropFirst("capture[0]".count)
+            var steps = graph.references[position].path.steps
+            if steps.first == .capture(0) {
+                steps[0] = .boxValue
+                graph.references[position].path = ReferencePath(steps)
             }
         }
     }

@@ -1,12 +1,29 @@
+import LeakGraphModel
+
 /// Shows a dictionary key in a reference label without copying it (a copy would retain its storage).
 enum KeyDescription {
     /// The longest key text shown before it is cut with `…`.
     static let maximumLength = 32
 
     /// `"name"` for strings, `42` for integers, `nil` when the key cannot be shown.
-    static func describe(_ address: UnsafeRawPointer, format: KeyFormat) -> String? {
+    static func describe(_ address: UnsafeRawPointer, format: KeyFormat) -> DictionaryKey? {
         switch format {
         case .bucket:
+            return nil
+        case .integer:
+            return integerText(address, format: format).map { DictionaryKey(kind: .integer, text: $0) }
+        case .string:
+            guard let bytes = stringBytes(address) else { return nil }
+            var text = String(decoding: bytes.prefix(maximumLength), as: UTF8.self)
+            if bytes.count > maximumLength { text += "…" }
+            text = text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\\\"")
+            return DictionaryKey(kind: .string, text: "\"" + text + "\"")
+        }
+    }
+
+    private static func integerText(_ address: UnsafeRawPointer, format: KeyFormat) -> String? {
+        switch format {
+        case .bucket, .string:
             return nil
         case .integer(let byteCount, let signed):
             switch (byteCount, signed) {
@@ -19,12 +36,6 @@ enum KeyDescription {
             case (1, true): return String(address.loadUnaligned(as: Int8.self))
             default: return String(address.loadUnaligned(as: UInt8.self))
             }
-        case .string:
-            guard let bytes = stringBytes(address) else { return nil }
-            var text = String(decoding: bytes.prefix(maximumLength), as: UTF8.self)
-            if bytes.count > maximumLength { text += "…" }
-            text = text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\\\"")
-            return "\"" + text + "\""
         }
     }
 

@@ -5,19 +5,19 @@ import LeakGraphModel
 ///
 /// Every read is a raw load of words; enum payloads are projected on a private byte copy.
 struct ReferenceScanner {
-    /// Receives one reference: its label, ownership, target address, and whether the target is known
+    /// Receives one reference: its path, ownership, target address, and whether the target is known
     /// to be a box (an `indirect` payload, a boxed existential value, a captured `var`).
-    typealias Found = (_ label: String, _ ownership: Ownership, _ target: UInt, _ targetIsBox: Bool) -> Void
+    typealias Found = (_ path: ReferencePath, _ ownership: Ownership, _ target: UInt, _ targetIsBox: Bool) -> Void
 
     let plans: ObjectPlans
 
-    /// Calls `found(label, ownership, targetAddress)` for every reference inside the object at `object`,
+    /// Calls `found(path, ownership, targetAddress, targetIsBox)` for every reference inside the object at `object`,
     /// and `unreadable(reason)` when part of this particular object's layout could not be read.
     func scan(
         object: UnsafeRawPointer, plan: ObjectPlan, found: Found,
         unreadable: (String) -> Void = { _ in }
     ) {
-        scan(slots: plan.slots, at: object, prefix: "", found: found)
+        scan(slots: plan.slots, at: object, prefix: .empty, found: found)
         guard let tail = plan.tail else { return }
         switch tail {
         case .arrayElements(let element, let start, let stride):
@@ -25,7 +25,7 @@ struct ReferenceScanner {
             let count = Int(bitPattern: object.word(at: 16))
             guard count > 0 else { return }
             for index in 0..<count {
-                scan(slots: element, at: object + start + index * stride, prefix: "[\(index)]", found: found)
+                scan(slots: element, at: object + start + index * stride, prefix: [.element(index)], found: found)
             }
         case .dictionaryBuckets(let key, let keyStride, let value, let valueStride, let keyFormat):
             guard !key.isEmpty || !value.isEmpty else { return }
@@ -34,23 +34,23 @@ struct ReferenceScanner {
                 let keyAddress = keys + bucket * keyStride
                 // Bucket numbers depend on the per-process hash seed: never put them in labels.
                 let shown = KeyDescription.describe(keyAddress, format: keyFormat)
-                scan(slots: key, at: keyAddress, prefix: shown.map { "key \($0)" } ?? "key", found: found)
-                scan(slots: value, at: values + bucket * valueStride, prefix: "[\(shown ?? "value")]", found: found)
+                scan(slots: key, at: keyAddress, prefix: [.dictionaryKey(shown)], found: found)
+                scan(slots: value, at: values + bucket * valueStride, prefix: [.dictionaryValue(shown)], found: found)
             }
         case .errorValue:
             // Linux `SwiftError` (no Objective-C interop): header, the value's type metadata, its Error
             // witness table, then the value aligned for its type.
             guard let type = object.pointer(at: 16) else { return }
             let witnesses = ValueWitnesses(of: type)
-            scan(slots: plans.values.slots(of: type), at: object + align(32, to: witnesses.alignment), prefix: "value", found: found)
+            scan(slots: plans.values.slots(of: type), at: object + align(32, to: witnesses.alignment), prefix: [.errorValue], found: found)
         case .genericCaptures(let generic):
             let layout = plans.genericCaptureSlots(generic, object: object)
             if let reason = layout.unreadable { unreadable(reason) }
-            scan(slots: layout.slots, at: object, prefix: "", found: found)
+            scan(slots: layout.slots, at: object, prefix: .empty, found: found)
         case .setBuckets(let element, let stride):
             guard !element.isEmpty, let elements = object.pointer(at: 48) else { return }
             forEachOccupiedBucket(object, bitmapOffset: 56) { bucket in
-                scan(slots: element, at: elements + bucket * stride, prefix: "member", found: found)
+                scan(slots: element, at: elements + bucket * stride, prefix: [.setMember], found: found)
             }
         }
     }
@@ -73,37 +73,38 @@ struct ReferenceScanner {
         }
     }
 
-    func scan(slots: [Slot], at base: UnsafeRawPointer, prefix: String, found: Found) {
+    func scan(slots: [Slot], at base: UnsafeRawPointer, prefix: ReferencePath, found: Found) {
         for slot in slots {
             let address = base + slot.offset
+            // Shares the slot's own path (no copy) when there is no prefix, the common case.
+            var path: ReferencePath { prefix.appending(slot.path) }
             switch slot.content {
             case .reference(let ownership):
                 let target = address.word()
-                if target != 0 { found(Slot.join(prefix, slot.label), ownership, target, false) }
+                if target != 0 { found(path, ownership, target, false) }
             case .boxReference:
                 let target = address.word()
-                if target != 0 { found(Slot.join(prefix, slot.label), .strong, target, true) }
+                if target != 0 { found(path, .strong, target, true) }
             case .bridgeObject:
                 let word = address.word()
-                if word != 0, word >> 60 == 0 { found(Slot.join(prefix, slot.label), .strong, word, false) }
+                if word != 0, word >> 60 == 0 { found(path, .strong, word, false) }
             case .weakReference:
                 // A weak reference points at the target's side table entry, whose first word is the object.
                 let sideTable = address.word()
                 if sideTable != 0, let entry = UnsafeRawPointer(bitPattern: sideTable & ~UInt(0x7)) {
                     let target = entry.word()
-                    if target != 0 { found(Slot.join(prefix, slot.label), .weak, target, false) }
+                    if target != 0 { found(path, .weak, target, false) }
                 }
             case .thickFunction:
                 let context = address.word(at: 8)
-                if context != 0 { found(Slot.join(prefix, slot.label) + " (closure)", .strong, context, false) }
+                if context != 0 { found(path.appending(.closureContext), .strong, context, false) }
             case .classExistential:
                 let target = address.word()
-                if target != 0 { found(Slot.join(prefix, slot.label), .strong, target, false) }
+                if target != 0 { found(path, .strong, target, false) }
             case .opaqueExistential(let existentialName):
-                scanOpaqueExistential(
-                    at: address, existentialName: existentialName, label: Slot.join(prefix, slot.label), found: found)
+                scanOpaqueExistential(at: address, existentialName: existentialName, path: path, found: found)
             case .enumeration(let plan):
-                scanEnum(plan, at: address, label: Slot.join(prefix, slot.label), found: found)
+                scanEnum(plan, at: address, path: path, found: found)
             case .unreadable:
                 break
             }
@@ -111,7 +112,7 @@ struct ReferenceScanner {
     }
 
     private func scanOpaqueExistential(
-        at address: UnsafeRawPointer, existentialName: String, label: String, found: Found
+        at address: UnsafeRawPointer, existentialName: String, path: ReferencePath, found: Found
     ) {
         guard let type = address.pointer(at: 24) else { return }
         let witnesses = ValueWitnesses(of: type)
@@ -119,17 +120,24 @@ struct ReferenceScanner {
         let typeName = plans.values.typeName(type)
         if witnesses.isNonInline {
             let box = address.word()
-            if box != 0 { found("\(label) (\(existentialName) as \(typeName), boxed)", .strong, box, true) }
+            if box != 0 {
+                found(path.appending(.existentialBox(existential: existentialName, type: typeName)), .strong, box, true)
+            }
         } else {
-            scan(slots: plans.values.slots(of: type), at: address, prefix: "\(label) (\(typeName))", found: found)
+            scan(
+                slots: plans.values.slots(of: type), at: address, prefix: path.appending(.existentialValue(type: typeName)),
+                found: found)
         }
     }
 
-    private func scanEnum(_ plan: EnumPlan, at address: UnsafeRawPointer, label: String, found: Found) {
+    private func scanEnum(_ plan: EnumPlan, at address: UnsafeRawPointer, path: ReferencePath, found: Found) {
         if plan.singleReference {
             let target = address.word()
             if target != 0 {
-                found(plan.isOptional ? label : "\(label) (.\(plan.payloadCases[0].name))", .strong, target, false)
+                // The payload's own path matters: `Optional<Wrapper>` where `Wrapper` has one class field
+                // `inner` stores that field at offset 0, and the reference is `t.inner`, not `t`.
+                let payload = plan.payloadCases[0]
+                found(Self.casePath(path, plan, payload).appending(payload.slots[0].path), .strong, target, false)
             }
             return
         }
@@ -143,13 +151,18 @@ struct ReferenceScanner {
             let payloadCase = plan.payloadCases[tag]
             guard !payloadCase.slots.isEmpty else { return }
             lg_call_destructive_project(project, copyBase, plan.metadata)
-            let caseLabel = plan.isOptional ? label : "\(label) (.\(payloadCase.name))"
+            let casePath = Self.casePath(path, plan, payloadCase)
             if payloadCase.isIndirect {
                 let box = UnsafeRawPointer(copyBase).word()
-                if box != 0 { found(caseLabel + " (indirect)", .strong, box, true) }
+                if box != 0 { found(casePath.appending(.indirectPayload), .strong, box, true) }
             } else {
-                scan(slots: payloadCase.slots, at: UnsafeRawPointer(copyBase), prefix: caseLabel, found: found)
+                scan(slots: payloadCase.slots, at: UnsafeRawPointer(copyBase), prefix: casePath, found: found)
             }
         }
+    }
+
+    /// `path` into the payload of `payloadCase`: `Optional`'s payload, or the named case's.
+    private static func casePath(_ path: ReferencePath, _ plan: EnumPlan, _ payloadCase: EnumPlan.EnumCase) -> ReferencePath {
+        path.appending(plan.isOptional ? .optionalPayload : .enumCase(payloadCase.name))
     }
 }

@@ -1,3 +1,5 @@
+import LeakGraphModel
+
 /// The rules every LeakGraph renderer (text, DOT, SVG, HTML) follows when it names types, places
 /// creation sites, writes numbers and quotes the command line, so that all of them read the same.
 ///
@@ -37,6 +39,14 @@ public enum ReportNaming {
         return isIdentifier && !rest.isEmpty ? String(rest) : type
     }
 
+    // MARK: References
+
+    /// `DummyObject.next`, or `Array[2]` when the path starts with a subscript: a reference as its source's
+    /// shown type followed by its path's text (``LeakGraphModel/ReferencePath/text``).
+    public static func referenceText(type: String, path: ReferencePath) -> String {
+        path.startsWithSubscript ? type + path.text : type + "." + path.text
+    }
+
     // MARK: Creation sites
 
     /// Where an object was created: the frame ``ReportNaming/creationSite(_:)`` chose.
@@ -59,22 +69,35 @@ public enum ReportNaming {
         }
     }
 
-    /// The creation site of a backtrace (the user's own frames come first): the first frame with a source
-    /// file and a line that is not compiler-generated (see ``isCompilerGenerated(_:)``: an
-    /// `__allocating_init` or a thunk only allocates or forwards, so the line that called it is shown
-    /// instead), else the first frame with a file, else the first frame.
+    /// The creation site of a backtrace (the user's own frames come first, as the symbolizer orders them):
+    /// the first frame with a real source place that is not compiler-generated (see
+    /// ``isCompilerGenerated(_:)``: an `__allocating_init` or a thunk only allocates or forwards, so the line
+    /// that called it is shown instead), else the first frame with a real source file, else the first frame
+    /// (its function alone).
     ///
-    /// The same rule as `FramePolicy.creationSite` in LeakGraphSymbolication, on report frames.
+    /// A real place is a file that is not a compiler's stand-in name (`<stdin>`, `<compiler-generated>`:
+    /// anything in angle brackets) and a line above 0 (DWARF's line 0 means "no line"); frames without one
+    /// are passed over as places. This is the one creation-site rule: every renderer uses it.
     ///
     /// - Returns: The site, or `nil` for an empty backtrace.
     /// - Complexity: O(*f*) for *f* frames.
     public static func creationSite(_ backtrace: [LeakReport.Frame]) -> CreationSite? {
-        let placed = backtrace.first { $0.file != nil && $0.line != nil && !isCompilerGenerated($0.function) }
-        guard let frame = placed ?? backtrace.first(where: { $0.file != nil }) ?? backtrace.first else {
+        func realFile(_ frame: LeakReport.Frame) -> String? {
+            guard let file = frame.file, !file.isEmpty, !file.hasPrefix("<") else { return nil }
+            return file
+        }
+        func realLine(_ frame: LeakReport.Frame) -> Int? {
+            guard let line = frame.line, line > 0 else { return nil }
+            return line
+        }
+        let placed = backtrace.first {
+            realFile($0) != nil && realLine($0) != nil && !isCompilerGenerated($0.function)
+        }
+        guard let frame = placed ?? backtrace.first(where: { realFile($0) != nil }) ?? backtrace.first else {
             return nil
         }
-        guard let file = frame.file else { return CreationSite(place: nil, function: frame.function) }
-        return CreationSite(place: place(file: file, line: frame.line), function: frame.function)
+        guard let file = realFile(frame) else { return CreationSite(place: nil, function: frame.function) }
+        return CreationSite(place: place(file: file, line: realLine(frame)), function: frame.function)
     }
 
     /// Remembers the creation site of the last backtrace asked for: objects made at one place have equal
@@ -103,9 +126,8 @@ public enum ReportNaming {
         return line.map { "\(fileName):\($0)" } ?? fileName
     }
 
-    /// Whether a demangled function name is a class's allocating initializer or a thunk (as
-    /// `FramePolicy.isCompilerGenerated` judges symbolized frames): it contains `__allocating_init` or
-    /// starts with one of ``compilerGeneratedPrefixes``.
+    /// Whether a demangled function name is a class's allocating initializer or a thunk: it contains
+    /// `__allocating_init` or starts with one of ``compilerGeneratedPrefixes``.
     public static func isCompilerGenerated(_ function: String) -> Bool {
         function.contains("__allocating_init") || compilerGeneratedPrefixes.contains { function.hasPrefix($0) }
     }

@@ -9,11 +9,11 @@ import LeakGraphModel
 ///    Fingerprint: 5b0e1c9a7f3d2e41
 /// ```
 extension TextRenderer {
-    /// A reference of the report by leak positions.
+    /// A reference of the report by leak positions and its index in `report.references`.
     struct SuspectEdge {
         var from: Int
         var to: Int
-        var label: String
+        var reference: Int
     }
 
     /// The text appended to the tree line that draws the suspect reference.
@@ -24,10 +24,10 @@ extension TextRenderer {
 
     /// The suspect of `cycle` by leak positions, when it has one that names two leaks of the report.
     func suspectEdge(of cycle: LeakReport.Cycle) -> SuspectEdge? {
-        guard let suspect = cycle.suspect, let from = position[suspect.from], let to = position[suspect.to] else {
-            return nil
-        }
-        return SuspectEdge(from: from, to: to, label: suspect.label)
+        guard let reference = index.suspectReference(of: cycle) else { return nil }
+        let suspect = report.references[reference]
+        guard let from = position[suspect.from], let to = position[suspect.to] else { return nil }
+        return SuspectEdge(from: from, to: to, reference: reference)
     }
 
     /// Appends the ring path and suspect lines (when the cycle has a suspect) and the fingerprint line (when
@@ -36,7 +36,8 @@ extension TextRenderer {
     /// The ring is the shortest path over strong references among the cycle's `members` (positions) from
     /// the suspect's target back to its source (breadth-first, references in report order), closed by the
     /// suspect itself. It is written from the suspect's target, or from a class instance when that target
-    /// is a closure context or storage (see ``startOfRing(_:)``), each step as `Type.label` (`Type[3]` for a subscript label), then the first
+    /// is a closure context or storage (see ``startOfRing(_:)``), each step as `Type.label` (`Type[3]` for a
+    /// path that starts with a subscript), then the first
     /// type again. A ring of more than ``ringStepLimit`` references shows its first two references, the
     /// suspect and the last, with `… (N objects in the ring)` for what is left out.
     mutating func renderTrace(_ cycle: LeakReport.Cycle, members: [Int]) {
@@ -47,7 +48,7 @@ extension TextRenderer {
             }
             let reason = Self.sentence(suspect.reason)
             let hint = Self.sentence(suspect.hint)
-            lines.append("   Suspect: \(stepText(edge.from, edge.label)) — \(reason) Fix: \(hint)")
+            lines.append("   Suspect: \(stepText(edge)) — \(reason) Fix: \(hint)")
         }
         if let fingerprint = cycle.fingerprint {
             lines.append("   Fingerprint: \(fingerprint)")
@@ -68,14 +69,14 @@ extension TextRenderer {
             for member in members { isMember.insert(member) }
             guard isMember.contains(start), isMember.contains(goal) else { return nil }
             // Breadth-first from the start; `reachedBy[n]` is the reference that first reached `n`.
-            var reachedBy: [Int: SuspectEdge] = [start: SuspectEdge(from: start, to: start, label: "")]
+            var reachedBy: [Int: SuspectEdge] = [start: SuspectEdge(from: start, to: start, reference: -1)]
             var queue = [start]
             var head = 0
             search: while head < queue.count {
                 let node = queue[head]
                 head += 1
-                for (target, label) in strongOut[node] where isMember.contains(target) && reachedBy[target] == nil {
-                    reachedBy[target] = SuspectEdge(from: node, to: target, label: label)
+                for (target, reference) in strongOut[node] where isMember.contains(target) && reachedBy[target] == nil {
+                    reachedBy[target] = SuspectEdge(from: node, to: target, reference: reference)
                     if target == goal { break search }
                     queue.append(target)
                 }
@@ -115,19 +116,19 @@ extension TextRenderer {
                     parts.append(counted ? "…" : "… (\(ReportNaming.grouped(steps.count)) objects in the ring)")
                     counted = true
                 }
-                parts.append(stepText(steps[index].from, steps[index].label))
+                parts.append(stepText(steps[index]))
                 previous = index
             }
         } else {
-            parts = steps.map { stepText($0.from, $0.label) }
+            parts = steps.map { stepText($0) }
         }
         parts.append(typeText(steps[0].from))
         return parts.joined(separator: " → ")
     }
 
-    /// `Type.label`, or `Type[3]` when the label is a subscript.
-    func stepText(_ index: Int, _ label: String) -> String {
-        label.hasPrefix("[") ? typeText(index) + label : typeText(index) + "." + label
+    /// `Type.label`, or `Type[3]` when the path starts with a subscript.
+    func stepText(_ step: SuspectEdge) -> String {
+        ReportNaming.referenceText(type: typeText(step.from), path: report.references[step.reference].path)
     }
 
     /// `text` ending with a period.

@@ -33,12 +33,11 @@
 ///   the suspect reference ends with `← suspect`. At most `pathLimit` lines are drawn per cycle, then
 ///   `… N more objects in this cycle`. The tree is built with an explicit stack, so a ring of any length
 ///   is safe.
-/// - **Creation site**: the first backtrace frame (the user's own frames come first) with a source file and a
-///   line that is not compiler-generated — a class's `__allocating_init` or a thunk, which only allocate or
-///   forward, so the line that called them is shown instead; else the first frame with a file, else the
-///   first frame: `created at file.swift:12 in function` (file name without its directory), or
-///   `created in function` for a frame without a file. This is ``ReportNaming/creationSite(_:)``, the same
-///   rule as `FramePolicy.creationSite` in LeakGraphSymbolication, on report frames.
+/// - **Creation site**: ``ReportNaming/creationSite(_:)`` — the first backtrace frame (the user's own frames
+///   come first) with a real source file and line that is not compiler-generated (a class's
+///   `__allocating_init` or a thunk, which only allocate or forward, so the line that called them is shown
+///   instead); `<stdin>`-named files and line 0 are no place: `created at file.swift:12 in function` (file
+///   name without its directory), or `created in function` for a frame without a file.
 /// - **Held objects**: `holds N objects, B bytes:` then the types, largest byte total first, as
 ///   `Type × count (bytes)`; at most ten types, then `… and N more types`.
 /// - **Type names** drop their leading module (`LinkedRing.DummyObject` → `DummyObject`) unless two leaked
@@ -98,46 +97,36 @@ public enum TextReport {
 
 /// The state of one rendering: indexes built from the report and the output so far.
 struct TextRenderer {
-    let report: LeakReport
+    let index: ReportIndex
     let pathLimit: Int
-    /// Leak id → position in `report.leaks`.
-    let position: [Int: Int]
-    /// Per leak position: the strong references leaving it (as `(target position, label)`), in report order.
-    let strongOut: [[(target: Int, label: String)]]
-    /// Full type name → the name shown.
-    let displayName: [String: String]
+    /// Per leak position: the strong references leaving it (as the target's position and the reference's
+    /// index in `report.references`), in report order.
+    let strongOut: [[(target: Int, reference: Int)]]
     var lines: [String] = []
 
+    var report: LeakReport { index.report }
+    var position: [Int: Int] { index.position }
+
     init(report: LeakReport, pathLimit: Int) {
-        self.report = report
+        let index = ReportIndex(report)
+        self.index = index
         self.pathLimit = pathLimit
-        var position: [Int: Int] = [:]
-        position.reserveCapacity(report.leaks.count)
-        for (index, leak) in report.leaks.enumerated() where position[leak.id] == nil {
-            position[leak.id] = index
-        }
-        var strongOut = [[(target: Int, label: String)]](repeating: [], count: report.leaks.count)
-        for reference in report.references where reference.ownership == .strong {
-            if let from = position[reference.from], let to = position[reference.to] {
-                strongOut[from].append((to, reference.label))
+        self.strongOut = index.outgoing.map { references in
+            references.compactMap { reference in
+                let target = report.references[reference]
+                guard target.ownership == .strong, let to = index.position[target.to] else { return nil }
+                return (to, reference)
             }
         }
-        self.position = position
-        self.strongOut = strongOut
-        self.displayName = ReportNaming.displayNames(for: report.leaks.map(\.type))
     }
 
     mutating func render() -> String {
         renderHeader()
-        var listed = [Bool](repeating: false, count: report.leaks.count)
         for (ordinal, cycle) in report.cycles.enumerated() {
-            for id in cycle.members + cycle.holds {
-                if let index = position[id] { listed[index] = true }
-            }
             lines.append("")
             renderCycle(cycle, ordinal: ordinal)
         }
-        let unlisted = report.leaks.indices.filter { !listed[$0] }
+        let unlisted = index.unlistedPositions
         if !unlisted.isEmpty {
             lines.append("")
             let bytes = unlisted.reduce(0) { $0 + report.leaks[$1].size }
@@ -215,8 +204,8 @@ struct TextRenderer {
         var indent: Int
     }
 
-    /// Draws the members as depth-first trees over their strong references, iteratively; the first line
-    /// drawing the `suspect` reference (positions and label) ends with `  ← suspect`.
+    /// Draws the members as depth-first trees over their strong references, iteratively; the line drawing
+    /// the `suspect` reference ends with `  ← suspect`.
     mutating func renderTree(_ members: [Int], suspect: SuspectEdge? = nil) {
         var suspect = suspect
         var isMember: Set<Int> = []
@@ -243,10 +232,11 @@ struct TextRenderer {
                 stack[stack.count - 1].nextEdge = edge + 1
                 guard budget > 0 else { stoppedEarly = true; break treeLoop }
                 budget -= 1
-                let (target, label) = edges[edge]
+                let (target, reference) = edges[edge]
+                let label = report.references[reference].label
                 let pad = String(repeating: " ", count: top.indent)
                 var marker = ""
-                if let edge = suspect, edge.from == top.node, edge.to == target, edge.label == label {
+                if let edge = suspect, edge.reference == reference {
                     marker = TextRenderer.suspectMarker
                     suspect = nil
                 }
@@ -283,9 +273,8 @@ struct TextRenderer {
 
     // MARK: Objects and types
 
-    func typeText(_ index: Int) -> String {
-        let type = report.leaks[index].type
-        return displayName[type] ?? type
+    func typeText(_ position: Int) -> String {
+        index.typeName(position)
     }
 
     /// `Type (0x…, 32 bytes)  created at file.swift:12 in function`.

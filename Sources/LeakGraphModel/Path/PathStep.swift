@@ -1,0 +1,69 @@
+/// One step on the way from an object's start to a reference stored in it.
+///
+/// The heap walk emits steps; everything later (labels, suspects, fingerprints, leak traces, graphs) reads
+/// them. How a step is *written* is decided in one place, ``ReferencePath``'s text derivation
+/// (ReferencePath+Text.swift): to support a new kind of reference, add a case here and its text there.
+public enum PathStep: Sendable, Hashable {
+    /// A stored property of a class or struct (`delegate`). `lazy var` storage is named as written.
+    case property(String)
+    /// An element of a tuple: its label, or its position (`0`).
+    case tupleElement(String)
+    /// The payload of an enum case other than `Optional.some` (written ` (.connected)`).
+    case enumCase(String)
+    /// The payload of an `Optional` (written as nothing: `next`, not `next (.some)`).
+    case optionalPayload
+    /// The heap box holding the payload of an `indirect` case (written ` (indirect)`).
+    case indirectPayload
+    /// The value of an opaque existential (`any P`, `Any`) stored inline in its buffer, with the value's
+    /// dynamic type (written ` (App.Box)`).
+    case existentialValue(type: String)
+    /// The heap box of an opaque existential's value too large for its buffer (written
+    /// ` (any P as App.Big, boxed)`).
+    case existentialBox(existential: String, type: String)
+    /// An element of array storage, by position (written `[2]`).
+    case element(Int)
+    /// A key of dictionary storage (written `key "name"`, or `key` when the key cannot be shown).
+    case dictionaryKey(DictionaryKey?)
+    /// The value stored under a key of dictionary storage (written `["name"]`, or `[value]`).
+    case dictionaryValue(DictionaryKey?)
+    /// A member of set storage (written `member`).
+    case setMember
+    /// The context of a function value: the object the closure captured (written ` (closure)`).
+    case closureContext
+    /// A capture of a closure context, by position (written `capture[1]`).
+    case capture(Int)
+    /// A capture held through a heap box (a captured `var`; written ` (box)` after its capture).
+    case captureBox
+    /// The value inside a heap box (a captured `var`'s box, an `indirect` payload, a boxed existential
+    /// value; written `value`).
+    case boxValue
+    /// The value inside an `any Error` box (written `value`).
+    case errorValue
+    /// Inside the internal storage of a standard-library value (`Array`, `Dictionary`, `Set`, `String`
+    /// buffers, reached through their private properties and bridge objects; written as nothing).
+    case storage
+    /// A label from a report written before references carried paths: shown as it is, never interpreted.
+    case label(String)
+}
+
+/// A dictionary key as a reference label shows it, read from memory without copying the key.
+public struct DictionaryKey: Sendable, Hashable, Codable {
+    /// What kind of key it is.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A `String` key; ``DictionaryKey/text`` is a quoted Swift literal (`"name"`), cut with `…` when long.
+        case string
+        /// A fixed-width integer key; ``DictionaryKey/text`` is its decimal digits.
+        case integer
+    }
+
+    /// What kind of key it is.
+    public var kind: Kind
+    /// The key as Swift source would write it.
+    public var text: String
+
+    /// Creates a key description.
+    public init(kind: Kind, text: String) {
+        self.kind = kind
+        self.text = text
+    }
+}
