@@ -75,7 +75,9 @@ let package = Package(
             name: "LeakGraphGraphvizTests", dependencies: ["LeakGraphGraphviz", "LeakGraphReport", "LeakGraphModel", "LeakGraphTestSupport"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["LeakGraphReport"]),
+        // The façade in-process: start recording, leak, check, fixed code.
+        .testTarget(name: "LeakGraphTests", dependencies: ["LeakGraph"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LeakGraphReport", "LeakGraphModel"]),
     ]
 )
 

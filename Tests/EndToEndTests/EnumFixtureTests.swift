@@ -1,3 +1,4 @@
+import LeakGraphModel
 import LeakGraphReport
 import Testing
 
@@ -101,7 +102,7 @@ struct EnumFixtureTests {
 
     @Test("Optional<enum>, enum of Optional, nested Optionals", arguments: Optimization.allCases)
     func optionals(_ optimization: Optimization) async throws {
-        try await checkKindFixture(
+        let report = try await checkKindFixture(
             "OptionalEnums", optimization,
             leaking: LeakExpectation([
                 CycleShape(members: ["Fixture.Machine", "Fixture.Runner"]),
@@ -116,5 +117,42 @@ struct EnumFixtureTests {
                 "Fixture.Cell —doubly→ Fixture.Item",
                 "Fixture.Item —cell→ Fixture.Cell",
             ])
+        // Pinned: the fingerprints of these three shapes, computed outside Swift from the label-based scheme
+        // LeakGraph used before typed paths (FNV-1a 64 of the header and sorted `Source⇥label⇥Target` lines).
+        #expect(Set(report?.cycles.compactMap(\.fingerprint) ?? []) == ["eaed3e4be2d21bc0", "f745f1d98cae1039", "f9fd2c42fb7b93e5"])
+    }
+
+    @Test(
+        "a struct with one class field in an Optional, an enum payload or a tuple keeps its field in the path",
+        arguments: Optimization.allCases)
+    func singleFieldPayloads(_ optimization: Optimization) async throws {
+        let report = try await checkKindFixture(
+            "SingleFieldPayloads", optimization,
+            leaking: LeakExpectation([
+                CycleShape(members: ["Fixture.Doc", "Fixture.Page"]),
+                CycleShape(members: ["Fixture.Doc2", "Fixture.Sheet"]),
+                CycleShape(members: ["Fixture.Doc3", "Fixture.Note"]),
+            ]),
+            edges: [
+                "Fixture.Doc —page→ Fixture.Page",
+                "Fixture.Page —back.owner→ Fixture.Doc",
+                "Fixture.Doc2 —sheet→ Fixture.Sheet",
+                "Fixture.Sheet —slot (.held).owner→ Fixture.Doc2",
+                "Fixture.Doc3 —note→ Fixture.Note",
+                "Fixture.Note —pair.0.owner→ Fixture.Doc3",
+            ])
+        guard let report else { return }
+        // The suspect is the back-reference named `owner`; its fix must compile: `weak var owner` is offered
+        // only where `owner` itself holds the reference (a struct field, whatever holds the struct).
+        let hints = Dictionary(
+            report.cycles.compactMap { cycle in cycle.suspect.map { ($0.label, $0.hint) } }, uniquingKeysWith: { a, _ in a })
+        #expect(hints["back.owner"] == "make it `weak var owner`")
+        #expect(hints["slot (.held).owner"] == "make it `weak var owner`")
+        #expect(hints["pair.0.owner"] == "make it `weak var owner`")
+        // The typed path is in the JSON report.
+        let paths = Set(report.references.map(\.path))
+        #expect(paths.contains([.property("back"), .optionalPayload, .property("owner")]))
+        #expect(paths.contains([.property("slot"), .enumCase("held"), .property("owner")]))
+        #expect(paths.contains([.property("pair"), .optionalPayload, .tupleElement("0"), .property("owner")]))
     }
 }

@@ -212,7 +212,7 @@ struct ReportCommandTests {
     func help() async throws {
         let result = try await leakgraph(["report", "--help"])
         #expect(result.status == 0)
-        #expect(result.standardOutput.contains("leakgraph report <report.json> [--text <path>] [--dot <path>] [--svg <path>] [--html <path>]"))
+        #expect(result.standardOutput.contains("leakgraph report <report.json> [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>]"))
         #expect(result.standardOutput.contains("Exit status: 0 when the report was rendered, even when it lists leaks"))
     }
 }

@@ -76,6 +76,14 @@ func expectConsistent(_ report: LeakReport, sourceLocation: SourceLocation = #_s
     #expect(report.summary.rootCycles == report.cycles.count, sourceLocation: sourceLocation)
     #expect(report.summary.leakedBytes == report.leaks.reduce(0) { $0 + $1.size }, sourceLocation: sourceLocation)
     #expect(report.summary.liveObjects >= report.summary.leakedObjects, sourceLocation: sourceLocation)
+    // Fingerprints, now computed from typed paths, equal what the label-based scheme gave before.
+    for cycle in report.cycles {
+        #expect(cycle.fingerprint == LegacyFingerprint.of(cycle, in: report), "cycle \(cycle.id)", sourceLocation: sourceLocation)
+        if let reference = cycle.suspect?.reference {
+            #expect(report.references.indices.contains(reference), sourceLocation: sourceLocation)
+            #expect(report.references[reference].label == cycle.suspect?.label, sourceLocation: sourceLocation)
+        }
+    }
     #expect(report.summary.trackedObjects >= report.summary.liveObjects, sourceLocation: sourceLocation)
 
     var cycleOfLeak: [Int: Int] = [:]
