@@ -1,6 +1,6 @@
 import LeakGraphModel
 
-/// The machine-readable result of one leak check: the JSON report, schema version 1.
+/// The machine-readable result of one leak check: the JSON report, schema version 2 (version 1 is read).
 ///
 /// Field names and meanings are fixed by the schema (docs/report-format.md); new fields may be added,
 /// existing ones never change meaning within a schema version.
@@ -27,8 +27,9 @@ public struct LeakReport: Sendable, Codable, Equatable {
         return summary.leakedObjects - excused
     }
 
-    /// The schema version this library writes.
-    public static let currentSchemaVersion = 1
+    /// The schema version this library writes: 2, which stores each distinct backtrace once (a `stacks`
+    /// table) where version 1 repeated it in every leak. Both are read.
+    public static let currentSchemaVersion = 2
 
     /// Creates a report.
     public init(
@@ -138,7 +139,7 @@ public struct LeakReport: Sendable, Codable, Equatable {
     }
 
     /// One symbolized frame of a creation backtrace.
-    public struct Frame: Sendable, Codable, Equatable {
+    public struct Frame: Sendable, Codable, Hashable {
         /// The demangled function name (or `0x…` when unknown).
         public var function: String
         /// The source file, when DWARF knows it.

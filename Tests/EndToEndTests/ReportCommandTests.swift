@@ -168,9 +168,9 @@ struct ReportCommandTests {
         let saved = try await savedRun("ArrayChildren")
         let original = try Data(contentsOf: saved.json)
         var object = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
-        object["schemaVersion"] = 2
+        object["schemaVersion"] = 3
         let newer = try JSONSerialization.data(withJSONObject: object)
-        object["schemaVersion"] = 1
+        object["schemaVersion"] = 2
         object["summary"] = "nine leaks"
         let mismatched = try JSONSerialization.data(withJSONObject: object)
 
@@ -179,8 +179,8 @@ struct ReportCommandTests {
             ("binary", Data([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), "The file is not valid JSON (damaged or truncated)"),
             ("empty", Data(), "The file is not valid JSON (damaged or truncated)"),
             ("package", Data(#"{"name": "package", "version": "1.0.0", "dependencies": {}}"#.utf8), "The file is JSON but not a LeakGraph report"),
-            ("newer", newer, "The report has schema version 2, written by a newer LeakGraph"),
-            ("mismatched", mismatched, "The report says schema version 1 but does not match it: summary has the wrong type"),
+            ("newer", newer, "The report has schema version 3, written by a newer LeakGraph"),
+            ("mismatched", mismatched, "The report says schema version 2 but does not match it: summary has the wrong type"),
         ]
         let folder = try Scratch.directory("report-unusable")
         for (name, data, message) in cases {

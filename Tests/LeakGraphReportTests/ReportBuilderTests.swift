@@ -49,7 +49,7 @@ struct ReportBuilderTests {
         }
         #expect(calls.sorted() == [1, 2, 3])
 
-        #expect(report.schemaVersion == 1)
+        #expect(report.schemaVersion == 2)
         #expect(report.program == .init(path: "/bin/app", arguments: ["-v"], exitStatus: 3))
         #expect(report.summary == .init(trackedObjects: 10, liveObjects: 7, leakedObjects: 5, leakedBytes: 152, rootCycles: 2))
         #expect(

@@ -71,7 +71,7 @@ func cycleShapes(of report: LeakReport) -> [CycleShape: Int] {
 /// Checks what every report must satisfy, whatever the fixture: totals agree with the lists, every leak
 /// sits in exactly one root cycle (as member or held) and says so in `cycle`, references join leaks.
 func expectConsistent(_ report: LeakReport, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(report.schemaVersion == 1, sourceLocation: sourceLocation)
+    #expect(report.schemaVersion == 2, sourceLocation: sourceLocation)
     #expect(report.summary.leakedObjects == report.leaks.count, sourceLocation: sourceLocation)
     #expect(report.summary.rootCycles == report.cycles.count, sourceLocation: sourceLocation)
     #expect(report.summary.leakedBytes == report.leaks.reduce(0) { $0 + $1.size }, sourceLocation: sourceLocation)

@@ -1,0 +1,132 @@
+import LeakGraphModel
+
+/// Schema version 2 writes each distinct creation backtrace once, in a top-level `stacks` table, and
+/// each leak names its backtrace by index (`stack`) — a ring of 100,000 objects made at one line carries
+/// one backtrace, not 100,000 copies. Version 1 reports (a `backtrace` per leak) are still read. In memory
+/// every ``LeakReport/Leak`` keeps its ``LeakReport/Leak/backtrace``; only the file form differs.
+extension LeakReport {
+    private enum Keys: String, CodingKey {
+        case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks
+    }
+
+    /// One leak as version 2 writes it: every field of ``Leak`` but the backtrace, which is `stack`.
+    private struct StoredLeak: Codable {
+        var id: Int
+        var address: String
+        var type: String
+        var kind: String
+        var size: Int
+        var retainCount: Int
+        var cycle: Int?
+        var stack: Int?
+        var proof: Proof?
+
+        private enum Keys: String, CodingKey {
+            case id, address, type, kind, size, retainCount, cycle, stack, proof
+        }
+
+        init(_ leak: Leak, stack: Int?) {
+            (id, address, type, kind, size, retainCount, cycle, proof) =
+                (leak.id, leak.address, leak.type, leak.kind, leak.size, leak.retainCount, leak.cycle, leak.proof)
+            self.stack = stack
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            address = try container.decode(String.self, forKey: .address)
+            type = try container.decode(String.self, forKey: .type)
+            kind = try container.decode(String.self, forKey: .kind)
+            size = try container.decode(Int.self, forKey: .size)
+            retainCount = try container.decode(Int.self, forKey: .retainCount)
+            cycle = try container.decodeIfPresent(Int.self, forKey: .cycle)
+            stack = try container.decodeIfPresent(Int.self, forKey: .stack)
+            proof = try container.decodeIfPresent(Proof.self, forKey: .proof)
+        }
+
+        /// Writes `cycle` and `stack` as `null` when absent (the schema's "Int or null").
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(address, forKey: .address)
+            try container.encode(type, forKey: .type)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(size, forKey: .size)
+            try container.encode(retainCount, forKey: .retainCount)
+            try container.encode(cycle, forKey: .cycle)
+            try container.encode(stack, forKey: .stack)
+            try container.encodeIfPresent(proof, forKey: .proof)
+        }
+
+        func leak(stacks: [[Frame]], codingPath: [any CodingKey]) throws -> Leak {
+            var backtrace: [Frame] = []
+            if let stack {
+                guard stacks.indices.contains(stack) else {
+                    throw DecodingError.dataCorrupted(
+                        .init(codingPath: codingPath, debugDescription: "leak \(id) names stack \(stack), which the stacks table lacks"))
+                }
+                backtrace = stacks[stack]
+            }
+            return Leak(
+                id: id, address: address, type: type, kind: kind, size: size, retainCount: retainCount, cycle: cycle,
+                backtrace: backtrace, proof: proof)
+        }
+    }
+
+    /// Reads a report of schema version 1 (a backtrace per leak) or 2 (a stack table).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        let version = try container.decode(Int.self, forKey: .schemaVersion)
+        let leaks: [Leak]
+        if version >= 2 {
+            let stacks = try container.decode([[Frame]].self, forKey: .stacks)
+            let stored = try container.decode([StoredLeak].self, forKey: .leaks)
+            leaks = try stored.map { try $0.leak(stacks: stacks, codingPath: container.codingPath + [Keys.leaks]) }
+        } else {
+            leaks = try container.decode([Leak].self, forKey: .leaks)
+        }
+        self.init(
+            schemaVersion: version, program: try container.decode(Program.self, forKey: .program),
+            summary: try container.decode(Summary.self, forKey: .summary), leaks: leaks,
+            references: try container.decode([LeakReference].self, forKey: .references),
+            cycles: try container.decode([Cycle].self, forKey: .cycles),
+            diagnostics: try container.decodeIfPresent([WalkDiagnostic].self, forKey: .diagnostics) ?? [])
+    }
+
+    /// Writes the report in the form of its ``schemaVersion``: 2 and later with the stack table, 1 with a
+    /// backtrace per leak.
+    ///
+    /// - Complexity: O(size of the report); each distinct backtrace is hashed once per leak that has it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(program, forKey: .program)
+        try container.encode(summary, forKey: .summary)
+        if schemaVersion >= 2 {
+            var stacks: [[Frame]] = []
+            var stackIndex: [[Frame]: Int] = [:]
+            var stored: [StoredLeak] = []
+            stored.reserveCapacity(leaks.count)
+            for leak in leaks {
+                var stack: Int?
+                if !leak.backtrace.isEmpty {
+                    if let known = stackIndex[leak.backtrace] {
+                        stack = known
+                    } else {
+                        stack = stacks.count
+                        stackIndex[leak.backtrace] = stacks.count
+                        stacks.append(leak.backtrace)
+                    }
+                }
+                stored.append(StoredLeak(leak, stack: stack))
+            }
+            try container.encode(stored, forKey: .leaks)
+            try container.encode(stacks, forKey: .stacks)
+        } else {
+            try container.encode(leaks, forKey: .leaks)
+        }
+        try container.encode(references, forKey: .references)
+        try container.encode(cycles, forKey: .cycles)
+        try container.encode(diagnostics, forKey: .diagnostics)
+    }
+}
