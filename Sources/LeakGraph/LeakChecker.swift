@@ -36,7 +36,7 @@ public enum LeakChecker {
     /// during the walk.
     public static func captureGraph() -> ObjectGraph {
         Recorder.withFrozenHeap { records in
-            HeapWalker().walk(records.lazy.map(HeapObjectRecord.init))
+            HeapWalker().walk(count: records.count) { HeapObjectRecord(records[$0]) }
         }
     }
 

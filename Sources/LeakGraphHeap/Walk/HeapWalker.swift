@@ -17,53 +17,93 @@ public struct HeapWalker {
     /// Every record's memory must stay readable for the duration of the call (the recorder's frozen
     /// heap guarantees it). Objects that are deinitializing or immortal are left out.
     ///
-    /// - Complexity: O(*n* + *r*) for *n* records and *r* references found, after one layout build per type.
+    /// - Complexity: O(*n* log *n* + *r* log *n*) for *n* records and *r* references found, after one
+    ///   layout build per type.
     public func walk(_ records: some Collection<HeapObjectRecord>) -> ObjectGraph {
-        var graph = ObjectGraph(trackedObjects: records.count)
-        graph.nodes.reserveCapacity(records.count)
-        var indexOfAddress: [UInt: Int] = [:]
-        indexOfAddress.reserveCapacity(records.count)
-        var objectPlans: [ObjectPlan] = []
-        objectPlans.reserveCapacity(records.count)
+        let array = Array(records)
+        return walk(count: array.count) { array[$0] }
+    }
 
-        for record in records {
+    /// Walks `count` records, the `i`-th given by `record(i)`, and returns the graph between the live
+    /// ones. The recorder hands over its frozen snapshot this way, without copying it.
+    ///
+    /// Records sorted by address (as the recorder's snapshot is) are indexed without hashing: a reference
+    /// is resolved by binary search over the live objects' addresses.
+    ///
+    /// - Complexity: O(*n* + *r* log *n*) for *n* records and *r* references found, after one layout
+    ///   build per type (plus O(*n* log *n*) when the records are not sorted by address).
+    public func walk(count: Int, record: (Int) -> HeapObjectRecord) -> ObjectGraph {
+        var graph = ObjectGraph(trackedObjects: count)
+        graph.nodes.reserveCapacity(count)
+        var addresses: [UInt] = []
+        addresses.reserveCapacity(count)
+        var planIDs: [Int32] = []
+        planIDs.reserveCapacity(count)
+        var distinctPlans: [ObjectPlan] = []
+        var planID: [ObjectIdentifier: Int32] = [:]
+        var lastMetadata: UInt = 0
+        var lastPlan: (plan: ObjectPlan, id: Int32)?
+
+        for position in 0 ..< count {
+            let record = record(position)
             guard let object = UnsafeRawPointer(bitPattern: record.address),
                 let metadata = UnsafeRawPointer(bitPattern: record.metadata),
                 Self.isLiveMortal(object)
             else { continue }
-            let plan = plans.plan(for: metadata)
-            indexOfAddress[record.address] = graph.nodes.count
+            // Objects of one type cluster in memory: remember the last plan before asking the cache.
+            let current: (plan: ObjectPlan, id: Int32)
+            if let lastPlan, record.metadata == lastMetadata {
+                current = lastPlan
+            } else {
+                let plan = plans.plan(for: metadata)
+                let key = ObjectIdentifier(plan)
+                if let known = planID[key] {
+                    current = (plan, known)
+                } else {
+                    current = (plan, Int32(distinctPlans.count))
+                    planID[key] = current.id
+                    distinctPlans.append(plan)
+                }
+                lastPlan = current
+                lastMetadata = record.metadata
+            }
+            addresses.append(record.address)
             graph.nodes.append(
                 ObjectNode(
-                    address: UInt64(record.address), typeName: plan.typeName, kind: plan.kind, size: record.size,
-                    retainCount: Int(lg_retain_count(object)), stackID: record.stackID))
-            objectPlans.append(plan)
+                    address: UInt64(record.address), typeName: current.plan.typeName, kind: current.plan.kind,
+                    size: record.size, retainCount: Int(lg_retain_count(object)), stackID: record.stackID))
+            planIDs.append(current.id)
         }
+        let index = AddressIndex(addresses)
 
         let scanner = ReferenceScanner(plans: plans)
-        var unreadableCounts: [ObjectIdentifier: (plan: ObjectPlan, count: Int)] = [:]
+        var unreadableCounts = [Int](repeating: 0, count: distinctPlans.count)
         var objectUnreadable: [DynamicKey: Int] = [:]
         var boxes = Set<Int>()
-        for index in graph.nodes.indices {
-            let plan = objectPlans[index]
+        var references: [Reference] = []
+        references.reserveCapacity(graph.nodes.count)
+        for source in graph.nodes.indices {
+            let plan = distinctPlans[Int(planIDs[source])]
             if !plan.unreadable.isEmpty {
-                unreadableCounts[ObjectIdentifier(plan), default: (plan, 0)].count += 1
+                unreadableCounts[Int(planIDs[source])] += 1
             }
-            guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[index].address)) else { continue }
+            guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[source].address)) else { continue }
             scanner.scan(
                 object: object, plan: plan,
                 found: { path, ownership, target, targetIsBox in
-                    guard let targetIndex = indexOfAddress[target] else { return }
-                    graph.references.append(Reference(from: index, to: targetIndex, path: path, ownership: ownership))
+                    guard let targetIndex = index.position(of: target) else { return }
+                    references.append(Reference(from: source, to: targetIndex, path: path, ownership: ownership))
                     if targetIsBox { boxes.insert(targetIndex) }
                 },
                 unreadable: { reason in objectUnreadable[DynamicKey(typeName: plan.typeName, reason: reason), default: 0] += 1 })
         }
-        Self.markBoxes(boxes, plans: objectPlans, in: &graph)
-        graph.diagnostics = unreadableCounts.values
-            .flatMap { entry in
-                entry.plan.unreadable.map {
-                    WalkDiagnostic(typeName: entry.plan.typeName, reason: $0, objectCount: entry.count)
+        graph.references = references
+        Self.markBoxes(boxes, plans: { distinctPlans[Int(planIDs[$0])] }, in: &graph)
+        graph.diagnostics = distinctPlans.indices
+            .filter { unreadableCounts[$0] > 0 }
+            .flatMap { id in
+                distinctPlans[id].unreadable.map {
+                    WalkDiagnostic(typeName: distinctPlans[id].typeName, reason: $0, objectCount: unreadableCounts[id])
                 }
             }
             + objectUnreadable.map { WalkDiagnostic(typeName: $0.key.typeName, reason: $0.key.reason, objectCount: $0.value) }
@@ -73,10 +113,10 @@ public struct HeapWalker {
 
     /// Shows single-capture context objects that are referenced as boxes as what they are: a box of
     /// its value, whose references start with the box's value instead of `capture[0]`.
-    private static func markBoxes(_ boxes: Set<Int>, plans: [ObjectPlan], in graph: inout ObjectGraph) {
+    private static func markBoxes(_ boxes: Set<Int>, plans: (Int) -> ObjectPlan, in graph: inout ObjectGraph) {
         var relabel = Set<Int>()
         for index in boxes where graph.nodes[index].kind == .closureContext {
-            guard let boxed = plans[index].boxedTypeName else { continue }
+            guard let boxed = plans(index).boxedTypeName else { continue }
             graph.nodes[index].kind = .box
             graph.nodes[index].typeName = "(box of \(boxed))"
             relabel.insert(index)
