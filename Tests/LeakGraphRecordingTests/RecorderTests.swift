@@ -55,7 +55,7 @@ final class RecorderTests: XCTestCase {
     }
 
     func testDeadObjectsLeaveTheSnapshot() {
-        let releasedBefore = Recorder.statistics.zombiesReleased
+        let freesBefore = Recorder.statistics.trackedFrees
         let survivors = (0..<10).map { _ in Transient() }
         for index in 0..<10_000 {
             let object = Transient()
@@ -66,7 +66,7 @@ final class RecorderTests: XCTestCase {
         let found = records(ofType: Transient.self)
 
         XCTAssertEqual(Set(found.map(\.address)), Set(survivors.map { address(of: $0) }))
-        XCTAssertGreaterThanOrEqual(Recorder.statistics.zombiesReleased - releasedBefore, 10_000)
+        XCTAssertGreaterThanOrEqual(Recorder.statistics.trackedFrees - freesBefore, 10_000)
         withExtendedLifetime(survivors) {}
     }
 
@@ -249,7 +249,8 @@ final class RecorderTests: XCTestCase {
         for _ in 0..<20 {
             Recorder.withFrozenHeap { records in
                 for record in records {
-                    // A zombie keeps its metadata word; freed and reused memory would not.
+                    // Recorded memory is never freed while frozen; freed and reused memory would
+                    // not keep the metadata word.
                     let firstWord = UnsafeRawPointer(bitPattern: record.address)!.load(as: UInt.self)
                     if firstWord != UInt(record.metadata) { mismatches += 1 }
                 }
