@@ -1,11 +1,15 @@
-// HookBench: the cost of LeakGraph's allocation hook, per allocate+free of a small class instance.
+// HookBench: the cost of LeakGraph's allocation hook.
 //
 // Usage: HookBench MODE WORKLOAD [COUNT]
-//   MODE      plain | passthrough | record | track | track-nostack
+//   MODE      plain | passthrough | record | track-nostack | track
 //   WORKLOAD  free  (allocate, then free at once: each object replaces the previous one)
-//             churn (each object lives for the next 10,000 allocations: survives its nursery)
-// One process measures the plain loop first, then installs the hook in MODE and measures again,
-// and prints: MODE WORKLOAD PLAIN_NS HOOKED_NS (nanoseconds per allocation).
+//             churn (each object lives for the next 10,000 allocations)
+//             trees (binary trees, the benchmarks-game shape: COUNT is the maximum depth, default
+//                    18, about 67 M small objects; wall time and peak RSS of the whole process)
+// For free and churn one process measures the plain loop first, then installs the hook in MODE and
+// measures again, and prints: MODE WORKLOAD PLAIN_NS HOOKED_NS (nanoseconds per allocation).
+// For trees the process runs once in MODE (plain: no hook) and prints:
+//   MODE trees SECONDS PEAK_RSS_KIB ALLOCATIONS RECORD_BYTES_AT_PEAK_CHECK
 // Built and run by scripts/bench-hook; not part of the package's targets.
 
 import CLeakGraphHook
@@ -58,18 +62,61 @@ func measure(_ workload: String, _ count: Int) -> Double {
     return Double(now() - start) / Double(count)
 }
 
+// MARK: Binary trees
+
+final class TreeNode {
+    let left: TreeNode?
+    let right: TreeNode?
+
+    init(left: TreeNode?, right: TreeNode?) {
+        self.left = left
+        self.right = right
+    }
+
+    func check() -> Int {
+        1 + (left?.check() ?? 0) + (right?.check() ?? 0)
+    }
+}
+
+func tree(_ depth: Int) -> TreeNode {
+    depth == 0 ? TreeNode(left: nil, right: nil) : TreeNode(left: tree(depth - 1), right: tree(depth - 1))
+}
+
+/// Returns a checksum so that nothing is optimized away, and the record bytes seen at the point
+/// where the most objects are alive.
+@inline(never)
+func binaryTrees(_ maxDepth: Int) -> (Int, UInt64) {
+    var checksum = tree(maxDepth + 1).check()
+    let longLived = tree(maxDepth)
+    var recordBytes: UInt64 = 0
+    for depth in stride(from: 4, through: maxDepth, by: 2) {
+        let iterations = 1 << (maxDepth - depth + 4)
+        for _ in 0..<iterations {
+            checksum &+= tree(depth).check()
+        }
+        if depth == maxDepth {
+            let t = tree(depth)
+            var stats = lg_stats_t()
+            lg_stats(&stats)
+            recordBytes = stats.record_bytes
+            checksum &+= t.check()
+        }
+    }
+    checksum &+= longLived.check()
+    return (checksum, recordBytes)
+}
+
+// MARK: Main
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: HookBench plain|passthrough|record|track|track-nostack free|churn [COUNT]")
+    print("usage: HookBench plain|passthrough|record|track-nostack|track free|churn|trees [COUNT]")
     exit(2)
 }
 let mode = arguments[1]
 let workload = arguments[2]
-let count = arguments.count > 3 ? Int(arguments[3]) ?? 10_000_000 : 10_000_000
 
-let plain = measure(workload, count)
-var hooked = plain
-if mode != "plain" {
+func install() {
     let (frames, hookMode): (UInt32, lg_mode) =
         switch mode {
         case "passthrough": (16, LG_MODE_PASS_THROUGH)
@@ -84,9 +131,29 @@ if mode != "plain" {
         print("install failed (\(status)): \(String(cString: message))")
         exit(1)
     }
+}
+
+if workload == "trees" {
+    let depth = arguments.count > 3 ? Int(arguments[3]) ?? 18 : 18
+    let start = now()
+    if mode != "plain" { install() }
+    let (checksum, recordBytes) = binaryTrees(depth)
+    let seconds = Double(now() - start) / 1e9
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    var stats = lg_stats_t()
+    lg_stats(&stats)
+    print(mode, workload, seconds, usage.ru_maxrss, stats.allocations, recordBytes, checksum)
+    exit(0)
+}
+
+let count = arguments.count > 3 ? Int(arguments[3]) ?? 10_000_000 : 10_000_000
+let plain = measure(workload, count)
+var hooked = plain
+if mode != "plain" {
+    install()
     hooked = measure(workload, count)
 }
 var stats = lg_stats_t()
 lg_stats(&stats)
-print(mode, workload, plain, hooked, stats.allocations, stats.zombies_released, stats.records, stats.stacks,
-      stats.nursery_sweeps, stats.table_sweeps)
+print(mode, workload, plain, hooked, stats.allocations, stats.tracked_frees, stats.records, stats.stacks)

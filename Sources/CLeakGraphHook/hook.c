@@ -92,7 +92,8 @@ int lg_hook_init(void) {
 
 // MARK: Allocation
 
-/// Walks the frame-pointer chain starting at the hook's own frame `frame`.
+/// Walks the frame-pointer chain starting at the hook's own frame `frame`, hashing the frames
+/// into `*hash` on the way.
 ///
 /// The hook's frame holds the return address into its caller. `swift_allocObject` reaches the hook
 /// with a tail jump, so that first address is already in the code that allocated (an allocating
@@ -101,9 +102,10 @@ int lg_hook_init(void) {
 /// thread's stack (Swift async frames mark their saved frame pointer with a high bit, which lands
 /// outside too).
 static inline uint32_t lg_walk_frames(const lg_thread *thread, uintptr_t frame, uintptr_t *frames,
-                                      uint32_t max_frames) {
+                                      uint32_t max_frames, uint64_t *hash) {
     const uintptr_t low = thread->stack_low;
     const uintptr_t high = thread->stack_high;
+    uint64_t running = LG_STACK_HASH_SEED;
     uint32_t count = 0;
     if (frame < low || frame >= high - 2 * sizeof(uintptr_t)) {
         return 0;
@@ -115,30 +117,28 @@ static inline uint32_t lg_walk_frames(const lg_thread *thread, uintptr_t frame, 
             break;
         }
         frames[count++] = return_address;
+        running = lg_stack_hash_add(running, return_address);
         uintptr_t next = words[0];
         if (next <= frame || (next & 7u) != 0 || next >= high - 2 * sizeof(uintptr_t)) {
             break;
         }
         frame = next;
     }
+    *hash = running;
     return count;
 }
 
-/// The stack id of `frames`, from the thread's one-entry cache or the shared intern table.
-static inline uint32_t lg_stack_id(lg_thread *thread, const uintptr_t *frames, uint32_t count) {
-    if (count == thread->cached_stack_count) {
-        uint32_t index = 0;
-        while (index < count && frames[index] == thread->cached_stack[index]) {
-            index++;
-        }
-        if (index == count) {
-            return thread->cached_stack_id;
-        }
+/// The stack id of `frames`, from the thread's cache or the shared intern table.
+static inline uint32_t lg_stack_id(lg_thread *thread, const uintptr_t *frames, uint32_t count,
+                                   uint64_t hash) {
+    uint32_t line = (uint32_t)(hash ^ (hash >> 32)) & (LG_THREAD_STACK_CACHE - 1);
+    if (thread->stack_cache[line].hash == hash && thread->stack_cache[line].count == count) {
+        return thread->stack_cache[line].id;
     }
-    uint32_t id = lg_stack_intern(frames, count);
-    memcpy(thread->cached_stack, frames, count * sizeof(uintptr_t));
-    thread->cached_stack_count = count;
-    thread->cached_stack_id = id;
+    uint32_t id = lg_stack_intern(frames, count, hash);
+    thread->stack_cache[line].hash = hash;
+    thread->stack_cache[line].count = count;
+    thread->stack_cache[line].id = id;
     return id;
 }
 
@@ -168,9 +168,10 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
     uint32_t max_frames = atomic_load_explicit(&lg_state.max_frames, memory_order_relaxed);
     if (max_frames != 0) {
         uintptr_t frames[LG_MAX_FRAMES_LIMIT];
-        uint32_t depth =
-            lg_walk_frames(thread, (uintptr_t)__builtin_frame_address(0), frames, max_frames);
-        stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth);
+        uint64_t hash = 0;
+        uint32_t depth = lg_walk_frames(thread, (uintptr_t)__builtin_frame_address(0), frames,
+                                        max_frames, &hash);
+        stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth, hash);
     }
 
     void *object = original(metadata, size, align_mask);
@@ -179,8 +180,7 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
         // that cannot be stored (out of memory) is simply not tracked.
         lg_shard *shard = &lg_state.shards[thread->shard];
         lg_spin_lock(&shard->lock);
-        lg_table_insert_locked(thread->shard, (uintptr_t)object, (uintptr_t)metadata, size,
-                               stack_id);
+        lg_table_insert_locked(thread->shard, (uintptr_t)object, size, stack_id);
         lg_spin_unlock(&shard->lock);
     }
 

@@ -58,25 +58,32 @@ extern void __libc_free(void *pointer);
 
 /// The address map covers user-space addresses below 2^48 in regions of 2^30 bytes; each region is
 /// a lazily mmapped array of one 32-bit entry per 16-byte granule (256 MiB of address space,
-/// untouched pages cost nothing).
+/// untouched pages cost nothing), preceded by a bitmap of the entry pages ever written, so that a
+/// snapshot reads only those.
 #define LG_MAP_REGION_SHIFT 30u
 #define LG_MAP_TOP_COUNT (1u << (48u - LG_MAP_REGION_SHIFT))
 #define LG_MAP_REGION_ENTRIES (1u << (LG_MAP_REGION_SHIFT - 4u))
+/// Entries per 4 KiB page of the map.
+#define LG_MAP_PAGE_ENTRIES 1024u
+#define LG_MAP_REGION_PAGES (LG_MAP_REGION_ENTRIES / LG_MAP_PAGE_ENTRIES)
 
-/// Bits of `lg_slot.packed` holding the stack id (LG_NO_STACK maps to all ones).
+typedef struct lg_map_region {
+    /// One bit per page of `entries` that an insert has written.
+    _Atomic uint64_t touched[LG_MAP_REGION_PAGES / 64];
+    _Atomic uint32_t entries[LG_MAP_REGION_ENTRIES];
+} lg_map_region;
+
+_Static_assert(sizeof(((lg_map_region *)0)->touched) % 4096 == 0, "entries start on a page");
+
+/// Bits of a record holding the stack id (LG_NO_STACK maps to all ones); the size is above them.
 #define LG_SLOT_STACK_BITS 24u
 #define LG_SLOT_NO_STACK ((1u << LG_SLOT_STACK_BITS) - 1u)
 
-/// One record, 24 bytes. Live when `object` is non-zero; a free record keeps the index + 1 of the
-/// next free record of its shard in `metadata`.
-typedef struct lg_slot {
-    uintptr_t object;
-    uintptr_t metadata;
-    /// size << 24 | stack id (sizes up to 2^40 bytes).
-    uint64_t packed;
-} lg_slot;
-
-_Static_assert(sizeof(lg_slot) == 24, "a record costs three words");
+/// One record, 8 bytes: `size << 24 | stack id` (sizes up to 2^40 bytes). The object's address is
+/// where its map entry is; its metadata is its own first word, read at snapshot time (its memory
+/// is valid then: frees of tracked objects wait for the freeze). A free record holds the index + 1
+/// of the next free record of its shard.
+typedef uint64_t lg_slot;
 
 /// One shard of the record table. Aligned to its own cache lines.
 typedef struct __attribute__((aligned(64))) lg_shard {
@@ -152,13 +159,16 @@ typedef struct lg_state_t {
     /// Set once a record exists: before that `lg_free` answers after one load.
     atomic_int map_active;
     lg_shard shards[LG_SHARD_COUNT];
-    _Atomic(_Atomic uint32_t *) map[LG_MAP_TOP_COUNT];
+    _Atomic(lg_map_region *) map[LG_MAP_TOP_COUNT];
 
     // Interned creation stacks (stacks.c).
     lg_stacks stacks;
 } lg_state_t;
 
 LG_HIDDEN extern lg_state_t lg_state;
+
+/// Entries of the per-thread stack cache (a power of two).
+#define LG_THREAD_STACK_CACHE 64u
 
 /// Per-thread recording state, created at the thread's first recorded allocation.
 typedef struct lg_thread {
@@ -167,10 +177,14 @@ typedef struct lg_thread {
     /// Stack bounds of the thread: a frame-pointer walk stays inside [stack_low, stack_high).
     uintptr_t stack_low;
     uintptr_t stack_high;
-    /// The thread's last interned stack: a loop allocating from one call site skips the hash table.
-    uint32_t cached_stack_count;
-    uint32_t cached_stack_id;
-    uintptr_t cached_stack[LG_MAX_FRAMES_LIMIT];
+    /// The thread's recently interned stacks by hash: allocation sites that repeat (loops,
+    /// recursion) skip the shared table. A hit trusts the 64-bit hash and the frame count; a
+    /// collision could only give an object another site's creation stack, never affect a leak.
+    struct {
+        uint64_t hash;
+        uint32_t count;
+        uint32_t id;
+    } stack_cache[LG_THREAD_STACK_CACHE];
 } lg_thread;
 
 /// Non-zero while the thread's allocations pass through unrecorded (`lg_thread_ignore_begin`, the
@@ -210,18 +224,18 @@ static inline uint32_t lg_table_entry(uintptr_t address) {
     if (LG_UNLIKELY(top >= LG_MAP_TOP_COUNT)) {
         return 0;
     }
-    _Atomic uint32_t *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
+    lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
     if (region == NULL) {
         return 0;
     }
     uintptr_t granule = (address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4;
-    return atomic_load_explicit(&region[granule], memory_order_acquire);
+    return atomic_load_explicit(&region->entries[granule], memory_order_acquire);
 }
 
 /// Adds a record to `shard` (whose lock the caller holds). Returns false when the record could not
 /// be stored (misaligned address, out of memory): the object is then simply not tracked.
-LG_HIDDEN bool lg_table_insert_locked(uint32_t shard, uintptr_t object, uintptr_t metadata,
-                                      size_t size, uint32_t stack_id);
+LG_HIDDEN bool lg_table_insert_locked(uint32_t shard, uintptr_t object, size_t size,
+                                      uint32_t stack_id);
 /// Removes the record of `object`, whose map entry is `entry`, from its shard (whose lock the
 /// caller holds). Returns false when `object` is no longer tracked.
 LG_HIDDEN bool lg_table_remove_locked(uintptr_t object, uint32_t entry);
@@ -233,7 +247,7 @@ static inline lg_shard *lg_table_shard_of(uint32_t entry) {
 LG_HIDDEN void lg_table_lock_all(void);
 /// Releases every shard lock.
 LG_HIDDEN void lg_table_unlock_all(void);
-/// With every shard lock held: a malloc'd array of every record sorted by address (NULL and 0
+/// With every shard lock held: a malloc'd array of every record in address order (NULL and 0
 /// when empty or out of memory).
 LG_HIDDEN size_t lg_table_snapshot_locked(lg_record **out_records);
 /// Adds the table's counters to `stats` (relaxed reads).
@@ -243,8 +257,16 @@ LG_HIDDEN void lg_table_stats(lg_stats_t *stats);
 
 /// Prepares the stack table. Returns 0, or -1 when out of memory.
 LG_HIDDEN int lg_stacks_init(void);
-/// The id of `frames` (LG_NO_STACK when the table is full or out of memory). Lock-free when known.
-LG_HIDDEN uint32_t lg_stack_intern(const uintptr_t *frames, uint32_t count);
+/// The id of `frames`, whose hash is `hash` (LG_NO_STACK when the table is full or out of memory).
+/// Lock-free when known.
+LG_HIDDEN uint32_t lg_stack_intern(const uintptr_t *frames, uint32_t count, uint64_t hash);
+
+/// A stack's hash, built one frame at a time while the frames are walked.
+static inline uint64_t lg_stack_hash_add(uint64_t hash, uintptr_t frame) {
+    hash = (hash ^ frame) * 0xBF58476D1CE4E5B9ull;
+    return hash ^ (hash >> 31);
+}
+#define LG_STACK_HASH_SEED 0x9E3779B97F4A7C15ull
 /// Distinct stacks interned.
 LG_HIDDEN uint64_t lg_stack_count(void);
 /// Fork handlers: hold and release the insertion mutex.

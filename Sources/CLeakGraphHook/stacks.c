@@ -28,15 +28,6 @@ typedef struct lg_stack_index {
 } lg_stack_index;
 
 
-static uint64_t lg_stack_hash(const uintptr_t *frames, uint32_t count) {
-    uint64_t hash = 0x9E3779B97F4A7C15ull ^ count;
-    for (uint32_t index = 0; index < count; index++) {
-        hash = (hash ^ frames[index]) * 0xBF58476D1CE4E5B9ull;
-        hash ^= hash >> 31;
-    }
-    return hash;
-}
-
 static inline lg_stack_entry *lg_stack_entry_for(uint32_t id) {
     lg_stack_entry **segment =
         atomic_load_explicit(&lg_state.stacks.directory[id >> LG_STACK_SEGMENT_BITS], memory_order_acquire);
@@ -151,11 +142,10 @@ static uint32_t lg_stack_insert_locked(uint64_t hash, const uintptr_t *frames, u
     return id;
 }
 
-uint32_t lg_stack_intern(const uintptr_t *frames, uint32_t count) {
+uint32_t lg_stack_intern(const uintptr_t *frames, uint32_t count, uint64_t hash) {
     if (count == 0) {
         return LG_NO_STACK;
     }
-    uint64_t hash = lg_stack_hash(frames, count);
     lg_stack_index *table = atomic_load_explicit(&lg_state.stacks.index, memory_order_acquire);
     if (LG_UNLIKELY(table == NULL)) {
         return LG_NO_STACK;

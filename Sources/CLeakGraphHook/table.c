@@ -1,15 +1,17 @@
-// The record table: one 24-byte record per tracked object, found from the object's address in O(1)
-// without a hash, inserted and removed in O(1) from any thread.
-//
-// Records live in LG_SHARD_COUNT shards. Each shard is a slab of records (chunks of
-// LG_CHUNK_RECORDS, mmapped on demand) with a free list, under one spin lock. A thread always
-// inserts into its own shard, so allocating threads do not contend; a free locks whichever shard
-// holds the record, usually its own thread's, briefly.
+// The record table: what LeakGraph knows about each tracked object, found from the object's address
+// in O(1) without a hash, inserted and removed in O(1) from any thread.
 //
 // The address map turns an address into its record: one 32-bit entry per 16-byte granule of the
 // address space (`shard << LG_SLOT_BITS | index + 1`, 0 for "not tracked"), in lazily mmapped
 // regions. Reading an entry is lock-free, which is what lets `lg_free` pass every untracked
-// pointer after one lookup. Entries are written only under the lock of the shard they name.
+// pointer after one lookup. Entries are written only under the lock of the shard they name. The
+// map is also the list of live objects: a snapshot reads the written map pages in address order,
+// so it comes out sorted.
+//
+// A record is 8 bytes (size and stack id) in one of LG_SHARD_COUNT shards. Each shard is a slab of
+// records (chunks of LG_CHUNK_RECORDS, mmapped on demand) with a free list, under one spin lock. A
+// thread always inserts into its own shard, so allocating threads do not contend; a free locks
+// whichever shard holds the record, usually its own thread's, briefly.
 
 #include "lg_internal.h"
 
@@ -21,8 +23,6 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#define LG_MAP_REGION_BYTES ((size_t)LG_MAP_REGION_ENTRIES * sizeof(uint32_t))
-#define LG_CHUNK_BYTES ((size_t)LG_CHUNK_RECORDS * sizeof(lg_slot))
 
 void lg_spin_lock_slow(atomic_int *lock) {
     for (unsigned attempt = 0;; attempt++) {
@@ -50,10 +50,13 @@ void lg_spin_lock_slow(atomic_int *lock) {
 
 // MARK: Address map
 
+#define LG_MAP_REGION_BYTES sizeof(lg_map_region)
+#define LG_CHUNK_BYTES ((size_t)LG_CHUNK_RECORDS * sizeof(lg_slot))
+
 /// The map region holding `address`'s entry, mapped on first use. NULL when out of memory.
-static _Atomic uint32_t *lg_map_region(uintptr_t address) {
+static lg_map_region *lg_map_region_for(uintptr_t address) {
     uintptr_t top = address >> LG_MAP_REGION_SHIFT;
-    _Atomic uint32_t *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
+    lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
     if (region != NULL) {
         return region;
     }
@@ -62,7 +65,7 @@ static _Atomic uint32_t *lg_map_region(uintptr_t address) {
     if (memory == MAP_FAILED) {
         return NULL;
     }
-    _Atomic uint32_t *expected = NULL;
+    lg_map_region *expected = NULL;
     if (!atomic_compare_exchange_strong_explicit(&lg_state.map[top], &expected, memory,
                                                  memory_order_acq_rel, memory_order_acquire)) {
         munmap(memory, LG_MAP_REGION_BYTES);
@@ -71,8 +74,8 @@ static _Atomic uint32_t *lg_map_region(uintptr_t address) {
     return memory;
 }
 
-static inline _Atomic uint32_t *lg_map_entry_slot(_Atomic uint32_t *region, uintptr_t address) {
-    return &region[(address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4];
+static inline uintptr_t lg_map_granule(uintptr_t address) {
+    return (address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4;
 }
 
 // MARK: Slabs
@@ -86,7 +89,7 @@ static inline lg_slot *lg_shard_slot(lg_shard *shard, uint32_t index) {
 static uint32_t lg_shard_take(lg_shard *shard) {
     if (shard->free_head != 0) {
         uint32_t index = shard->free_head - 1;
-        shard->free_head = (uint32_t)lg_shard_slot(shard, index)->metadata;
+        shard->free_head = (uint32_t)*lg_shard_slot(shard, index);
         return index;
     }
     uint32_t index = shard->used;
@@ -107,12 +110,20 @@ static uint32_t lg_shard_take(lg_shard *shard) {
     return index;
 }
 
-bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, uintptr_t metadata, size_t size,
+/// Adds to a counter that only the holder of its shard's lock writes: no locked instruction.
+static inline void lg_counter_add(_Atomic uint64_t *counter, int64_t amount) {
+    atomic_store_explicit(counter,
+                          atomic_load_explicit(counter, memory_order_relaxed) + (uint64_t)amount,
+                          memory_order_relaxed);
+}
+
+bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, size_t size,
                             uint32_t stack_id) {
-    if ((object & 15u) != 0 || (object >> LG_MAP_REGION_SHIFT) >= LG_MAP_TOP_COUNT) {
+    if ((object & 15u) != 0 || (object >> LG_MAP_REGION_SHIFT) >= LG_MAP_TOP_COUNT ||
+        (size >> (64 - LG_SLOT_STACK_BITS)) != 0) {
         return false;
     }
-    _Atomic uint32_t *region = lg_map_region(object);
+    lg_map_region *region = lg_map_region_for(object);
     if (region == NULL) {
         return false;
     }
@@ -121,18 +132,19 @@ bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, uintptr_t me
     if (index == UINT32_MAX) {
         return false;
     }
-    lg_slot *slot = lg_shard_slot(shard, index);
     uint64_t stack = stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : stack_id;
-    slot->object = object;
-    slot->metadata = metadata;
-    slot->packed = ((uint64_t)size << LG_SLOT_STACK_BITS) | stack;
-    atomic_store_explicit(lg_map_entry_slot(region, object),
-                          (shard_index << LG_SLOT_BITS) | (index + 1), memory_order_release);
-    atomic_store_explicit(&shard->live, atomic_load_explicit(&shard->live, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
-    atomic_store_explicit(&shard->allocations,
-                          atomic_load_explicit(&shard->allocations, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    *lg_shard_slot(shard, index) = ((uint64_t)size << LG_SLOT_STACK_BITS) | stack;
+    uintptr_t granule = lg_map_granule(object);
+    uint32_t page = (uint32_t)(granule / LG_MAP_PAGE_ENTRIES);
+    uint64_t bit = (uint64_t)1 << (page & 63);
+    if (LG_UNLIKELY((atomic_load_explicit(&region->touched[page >> 6], memory_order_relaxed) &
+                     bit) == 0)) {
+        atomic_fetch_or_explicit(&region->touched[page >> 6], bit, memory_order_relaxed);
+    }
+    atomic_store_explicit(&region->entries[granule], (shard_index << LG_SLOT_BITS) | (index + 1),
+                          memory_order_release);
+    lg_counter_add(&shard->live, 1);
+    lg_counter_add(&shard->allocations, 1);
     if (LG_UNLIKELY(!atomic_load_explicit(&lg_state.map_active, memory_order_relaxed))) {
         atomic_store_explicit(&lg_state.map_active, 1, memory_order_release);
     }
@@ -140,23 +152,19 @@ bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, uintptr_t me
 }
 
 bool lg_table_remove_locked(uintptr_t object, uint32_t entry) {
-    _Atomic uint32_t *region =
+    lg_map_region *region =
         atomic_load_explicit(&lg_state.map[object >> LG_MAP_REGION_SHIFT], memory_order_relaxed);
-    _Atomic uint32_t *map_entry = lg_map_entry_slot(region, object);
+    _Atomic uint32_t *map_entry = &region->entries[lg_map_granule(object)];
     if (atomic_load_explicit(map_entry, memory_order_relaxed) != entry) {
         return false;
     }
     lg_shard *shard = lg_table_shard_of(entry);
     uint32_t index = (entry & LG_SLOT_MASK) - 1;
-    lg_slot *slot = lg_shard_slot(shard, index);
     atomic_store_explicit(map_entry, 0, memory_order_release);
-    slot->object = 0;
-    slot->metadata = shard->free_head;
+    *lg_shard_slot(shard, index) = shard->free_head;
     shard->free_head = index + 1;
-    atomic_store_explicit(&shard->live, atomic_load_explicit(&shard->live, memory_order_relaxed) - 1,
-                          memory_order_relaxed);
-    atomic_store_explicit(&shard->frees, atomic_load_explicit(&shard->frees, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    lg_counter_add(&shard->live, -1);
+    lg_counter_add(&shard->frees, 1);
     return true;
 }
 
@@ -174,54 +182,6 @@ void lg_table_unlock_all(void) {
     }
 }
 
-/// Sorts `records` by object address: an LSD radix sort on the 48 address bits above the granule
-/// (three passes of 16 bits), O(n) where qsort's comparator calls would dominate a large snapshot.
-/// Falls back to qsort when the scratch buffer cannot be allocated.
-static int lg_compare_records(const void *left, const void *right) {
-    uintptr_t a = ((const lg_record *)left)->object;
-    uintptr_t b = ((const lg_record *)right)->object;
-    return (a > b) - (a < b);
-}
-
-static void lg_sort_records(lg_record *records, size_t count) {
-    if (count < 4096) {
-        qsort(records, count, sizeof(lg_record), lg_compare_records);
-        return;
-    }
-    lg_record *scratch = malloc(count * sizeof(lg_record));
-    size_t *counts = malloc(65536 * sizeof(size_t));
-    if (scratch == NULL || counts == NULL) {
-        free(scratch);
-        free(counts);
-        qsort(records, count, sizeof(lg_record), lg_compare_records);
-        return;
-    }
-    lg_record *from = records;
-    lg_record *to = scratch;
-    for (unsigned shift = 4; shift < 52; shift += 16) {
-        memset(counts, 0, 65536 * sizeof(size_t));
-        for (size_t index = 0; index < count; index++) {
-            counts[(from[index].object >> shift) & 0xFFFF]++;
-        }
-        size_t total = 0;
-        for (size_t bucket = 0; bucket < 65536; bucket++) {
-            size_t here = counts[bucket];
-            counts[bucket] = total;
-            total += here;
-        }
-        for (size_t index = 0; index < count; index++) {
-            to[counts[(from[index].object >> shift) & 0xFFFF]++] = from[index];
-        }
-        lg_record *swap = from;
-        from = to;
-        to = swap;
-    }
-    // Three passes: the sorted result is in `scratch`.
-    memcpy(records, from, count * sizeof(lg_record));
-    free(scratch);
-    free(counts);
-}
-
 size_t lg_table_snapshot_locked(lg_record **out_records) {
     *out_records = NULL;
     size_t count = 0;
@@ -236,53 +196,46 @@ size_t lg_table_snapshot_locked(lg_record **out_records) {
         return 0;
     }
     size_t filled = 0;
-    for (uint32_t shard_index = 0; shard_index < LG_SHARD_COUNT; shard_index++) {
-        lg_shard *shard = &lg_state.shards[shard_index];
-        for (uint32_t index = 0; index < shard->used && filled < count; index++) {
-            const lg_slot *slot = lg_shard_slot(shard, index);
-            if (slot->object == 0) {
+    for (uintptr_t top = 0; top < LG_MAP_TOP_COUNT && filled < count; top++) {
+        lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
+        if (region == NULL) {
+            continue;
+        }
+        for (uint32_t page = 0; page < LG_MAP_REGION_PAGES && filled < count; page++) {
+            if ((atomic_load_explicit(&region->touched[page >> 6], memory_order_relaxed) &
+                 ((uint64_t)1 << (page & 63))) == 0) {
                 continue;
             }
-            uint32_t stack = (uint32_t)(slot->packed & LG_SLOT_NO_STACK);
-            records[filled++] = (lg_record){
-                .object = slot->object,
-                .metadata = slot->metadata,
-                .size = (size_t)(slot->packed >> LG_SLOT_STACK_BITS),
-                .stack_id = stack == LG_SLOT_NO_STACK ? LG_NO_STACK : stack,
-            };
+            uint32_t first = page * LG_MAP_PAGE_ENTRIES;
+            for (uint32_t granule = first; granule < first + LG_MAP_PAGE_ENTRIES; granule++) {
+                uint32_t entry = atomic_load_explicit(&region->entries[granule], memory_order_relaxed);
+                if (entry == 0) {
+                    continue;
+                }
+                lg_slot slot = *lg_shard_slot(lg_table_shard_of(entry), (entry & LG_SLOT_MASK) - 1);
+                uintptr_t object = (top << LG_MAP_REGION_SHIFT) | ((uintptr_t)granule << 4);
+                uint32_t stack = (uint32_t)(slot & LG_SLOT_NO_STACK);
+                records[filled++] = (lg_record){
+                    .object = object,
+                    .metadata = *(const uintptr_t *)object,
+                    .size = (size_t)(slot >> LG_SLOT_STACK_BITS),
+                    .stack_id = stack == LG_SLOT_NO_STACK ? LG_NO_STACK : stack,
+                };
+                if (filled == count) {
+                    break;
+                }
+            }
         }
     }
-    lg_sort_records(records, filled);
     *out_records = records;
     return filled;
 }
 
 // MARK: Statistics
 
-/// Resident bytes of the address map's regions (mincore over each mapped region).
-static uint64_t lg_map_resident_bytes(void) {
-    size_t page = 4096;
-    size_t pages = LG_MAP_REGION_BYTES / page;
-    unsigned char *vector = malloc(pages);
-    if (vector == NULL) {
-        return 0;
-    }
-    uint64_t resident = 0;
-    for (uint32_t top = 0; top < LG_MAP_TOP_COUNT; top++) {
-        _Atomic uint32_t *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
-        if (region == NULL || mincore((void *)region, LG_MAP_REGION_BYTES, vector) != 0) {
-            continue;
-        }
-        for (size_t index = 0; index < pages; index++) {
-            resident += (vector[index] & 1) ? page : 0;
-        }
-    }
-    free(vector);
-    return resident;
-}
-
 void lg_table_stats(lg_stats_t *stats) {
     uint64_t slots = 0;
+    uint64_t map_pages = 0;
     for (uint32_t index = 0; index < LG_SHARD_COUNT; index++) {
         const lg_shard *shard = &lg_state.shards[index];
         stats->allocations += atomic_load_explicit(&shard->allocations, memory_order_relaxed);
@@ -290,7 +243,18 @@ void lg_table_stats(lg_stats_t *stats) {
         stats->tracked_frees += atomic_load_explicit(&shard->frees, memory_order_relaxed);
         slots += __atomic_load_n(&shard->used, __ATOMIC_RELAXED);
     }
-    stats->record_bytes = slots * sizeof(lg_slot) + lg_map_resident_bytes();
+    for (uintptr_t top = 0; top < LG_MAP_TOP_COUNT; top++) {
+        lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
+        if (region == NULL) {
+            continue;
+        }
+        map_pages += sizeof(region->touched) / 4096;
+        for (uint32_t word = 0; word < LG_MAP_REGION_PAGES / 64; word++) {
+            map_pages += (uint64_t)__builtin_popcountll(
+                atomic_load_explicit(&region->touched[word], memory_order_relaxed));
+        }
+    }
+    stats->record_bytes = slots * sizeof(lg_slot) + map_pages * 4096;
 }
 
 #endif /* __linux__ */
