@@ -78,9 +78,6 @@ __attribute__((constructor)) static void lg_preload_start(void) {
     const char *output = getenv(LG_ENV_OUTPUT);
     if (!output || !*output || strlen(output) >= sizeof(lg_output_path)) return;
     strcpy(lg_output_path, output);
-    // Tells `leakgraph run` the library was loaded at all (a statically linked program never
-    // loads it).
-    lg_write_beside_output(LG_REPORT_STARTED_SUFFIX, "");
     unsigned frames = LG_FRAMES_DEFAULT;
     const char *frames_text = getenv(LG_ENV_FRAMES);
     if (frames_text && !lg_contract_parse_frames(frames_text, &frames)) {

@@ -25,9 +25,6 @@ extern "C" {
 #define LG_REPORT_ERROR_SUFFIX ".error"
 /// `<output>` + this: the report while it is being written; renamed to `<output>` when complete.
 #define LG_REPORT_PARTIAL_SUFFIX ".partial"
-/// `<output>` + this: written by the library's constructor as soon as it runs. No marker and no
-/// report after the program ran means the library was never loaded (a statically linked program).
-#define LG_REPORT_STARTED_SUFFIX ".started"
 
 /// Creation-stack frames recorded per object when nobody says otherwise.
 #define LG_FRAMES_DEFAULT 16
