@@ -1,7 +1,8 @@
 // HookBench: the cost of LeakGraph's allocation hook.
 //
 // Usage: HookBench MODE WORKLOAD [COUNT]
-//   MODE      plain | passthrough | record | track-nostack | track
+//   MODE      plain | passthrough | record | track-nostack | track | track-freeze (trees only:
+//             track, plus one timed lg_freeze at the peak, whose snapshot adds to peak RSS)
 //   WORKLOAD  free  (allocate, then free at once: each object replaces the previous one)
 //             churn (each object lives for the next 10,000 allocations)
 //             trees (binary trees, the benchmarks-game shape: COUNT is the maximum depth, default
@@ -9,7 +10,9 @@
 // For free and churn one process measures the plain loop first, then installs the hook in MODE and
 // measures again, and prints: MODE WORKLOAD PLAIN_NS HOOKED_NS (nanoseconds per allocation).
 // For trees the process runs once in MODE (plain: no hook) and prints:
-//   MODE trees SECONDS PEAK_RSS_KIB ALLOCATIONS RECORD_BYTES_AT_PEAK_CHECK
+//   MODE trees SECONDS PEAK_RSS_KIB ALLOCATIONS RECORD_BYTES RECORDS FREEZE_MS CHECKSUM
+// (the last four at the point where the most objects are alive; FREEZE_MS: one lg_freeze, which
+// snapshots every record in address order, plus lg_unfreeze, in track-freeze mode)
 // Built and run by scripts/bench-hook; not part of the package's targets.
 
 import CLeakGraphHook
@@ -82,13 +85,21 @@ func tree(_ depth: Int) -> TreeNode {
     depth == 0 ? TreeNode(left: nil, right: nil) : TreeNode(left: tree(depth - 1), right: tree(depth - 1))
 }
 
-/// Returns a checksum so that nothing is optimized away, and the record bytes seen at the point
-/// where the most objects are alive.
+/// What the recorder holds at the point of binary trees where the most objects are alive.
+struct PeakFigures {
+    var recordBytes: UInt64 = 0
+    var records: UInt64 = 0
+    var freezeMilliseconds = 0.0
+}
+
+/// Returns a checksum so that nothing is optimized away, and the recorder's figures at the point
+/// where the most objects are alive (including how long a freeze, which takes the snapshot, holds
+/// everyone up there).
 @inline(never)
-func binaryTrees(_ maxDepth: Int) -> (Int, UInt64) {
+func binaryTrees(_ maxDepth: Int) -> (Int, PeakFigures) {
     var checksum = tree(maxDepth + 1).check()
     let longLived = tree(maxDepth)
-    var recordBytes: UInt64 = 0
+    var peak = PeakFigures()
     for depth in stride(from: 4, through: maxDepth, by: 2) {
         let iterations = 1 << (maxDepth - depth + 4)
         for _ in 0..<iterations {
@@ -98,12 +109,20 @@ func binaryTrees(_ maxDepth: Int) -> (Int, UInt64) {
             let t = tree(depth)
             var stats = lg_stats_t()
             lg_stats(&stats)
-            recordBytes = stats.record_bytes
+            peak.recordBytes = stats.record_bytes
+            peak.records = stats.records
+            if mode == "track-freeze" {
+                let start = now()
+                var records: UnsafeMutablePointer<lg_record>?
+                _ = lg_freeze(&records)
+                lg_unfreeze(records)
+                peak.freezeMilliseconds = Double(now() - start) / 1e6
+            }
             checksum &+= t.check()
         }
     }
     checksum &+= longLived.check()
-    return (checksum, recordBytes)
+    return (checksum, peak)
 }
 
 // MARK: Main
@@ -121,7 +140,7 @@ func install() {
         switch mode {
         case "passthrough": (16, LG_MODE_PASS_THROUGH)
         case "record": (16, LG_MODE_RECORD_ONLY)
-        case "track": (16, LG_MODE_TRACK)
+        case "track", "track-freeze": (16, LG_MODE_TRACK)
         case "track-nostack": (0, LG_MODE_TRACK)
         default: (0, lg_mode(rawValue: 99))
         }
@@ -137,13 +156,14 @@ if workload == "trees" {
     let depth = arguments.count > 3 ? Int(arguments[3]) ?? 18 : 18
     let start = now()
     if mode != "plain" { install() }
-    let (checksum, recordBytes) = binaryTrees(depth)
+    let (checksum, peak) = binaryTrees(depth)
     let seconds = Double(now() - start) / 1e9
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     var stats = lg_stats_t()
     lg_stats(&stats)
-    print(mode, workload, seconds, usage.ru_maxrss, stats.allocations, recordBytes, checksum)
+    print(mode, workload, seconds, usage.ru_maxrss, stats.allocations, peak.recordBytes, peak.records,
+          peak.freezeMilliseconds, checksum)
     exit(0)
 }
 

@@ -223,9 +223,14 @@ static bool lg_defer_free(void *pointer) {
     return true;
 }
 
-/// The slow path of `lg_free`: `pointer` had a map entry when looked at.
+/// The slow path of `lg_free`: this thread holds the freeze, or the entry of `pointer` changed
+/// before its shard lock was taken (then `entry` is the new one, 0 when no longer tracked).
 __attribute__((noinline)) static void lg_free_tracked(void *pointer, uint32_t entry) {
     uintptr_t address = (uintptr_t)pointer;
+    if (entry == 0) {
+        atomic_load_explicit(&lg_state.next_free, memory_order_relaxed)(pointer);
+        return;
+    }
     if (lg_tls_holds_freeze) {
         // This thread holds every shard lock: the walk may still read this object.
         if (!lg_defer_free(pointer)) {
@@ -255,7 +260,19 @@ __attribute__((noinline)) static void lg_free_tracked(void *pointer, uint32_t en
 void lg_free(void *pointer) {
     if (LG_LIKELY(atomic_load_explicit(&lg_state.map_active, memory_order_relaxed))) {
         uint32_t entry = lg_table_entry((uintptr_t)pointer);
-        if (LG_UNLIKELY(entry != 0)) {
+        if (entry != 0) {
+            // The common case inline: not frozen by this thread, entry unchanged under the lock.
+            if (LG_LIKELY(!lg_tls_holds_freeze)) {
+                lg_shard *shard = lg_table_shard_of(entry);
+                lg_spin_lock(&shard->lock);
+                bool removed = lg_table_remove_locked((uintptr_t)pointer, entry);
+                lg_spin_unlock(&shard->lock);
+                if (LG_LIKELY(removed)) {
+                    atomic_load_explicit(&lg_state.next_free, memory_order_relaxed)(pointer);
+                    return;
+                }
+                entry = lg_table_entry((uintptr_t)pointer);
+            }
             lg_free_tracked(pointer, entry);
             return;
         }

@@ -228,21 +228,93 @@ static inline uint32_t lg_table_entry(uintptr_t address) {
     if (region == NULL) {
         return 0;
     }
-    uintptr_t granule = (address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4;
-    return atomic_load_explicit(&region->entries[granule], memory_order_acquire);
+    return atomic_load_explicit(&region->entries[(address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4],
+                                memory_order_acquire);
 }
 
-/// Adds a record to `shard` (whose lock the caller holds). Returns false when the record could not
-/// be stored (misaligned address, out of memory): the object is then simply not tracked.
-LG_HIDDEN bool lg_table_insert_locked(uint32_t shard, uintptr_t object, size_t size,
-                                      uint32_t stack_id);
-/// Removes the record of `object`, whose map entry is `entry`, from its shard (whose lock the
-/// caller holds). Returns false when `object` is no longer tracked.
-LG_HIDDEN bool lg_table_remove_locked(uintptr_t object, uint32_t entry);
+/// The granule index of `address` inside its map region.
+static inline uintptr_t lg_map_granule(uintptr_t address) {
+    return (address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4;
+}
+
 /// The shard an entry names.
 static inline lg_shard *lg_table_shard_of(uint32_t entry) {
     return &lg_state.shards[entry >> LG_SLOT_BITS];
 }
+
+static inline lg_slot *lg_shard_slot(lg_shard *shard, uint32_t index) {
+    return &shard->chunks[index >> LG_CHUNK_BITS][index & (LG_CHUNK_RECORDS - 1)];
+}
+
+/// Adds to a counter that only the holder of its shard's lock writes: no locked instruction.
+static inline void lg_counter_add(_Atomic uint64_t *counter, int64_t amount) {
+    atomic_store_explicit(counter,
+                          atomic_load_explicit(counter, memory_order_relaxed) + (uint64_t)amount,
+                          memory_order_relaxed);
+}
+
+/// Fills record `index` of `shard` (lock held) and publishes its map entry.
+static inline void lg_table_store(lg_shard *shard, uint32_t shard_index, uint32_t index,
+                                  lg_map_region *region, uintptr_t object, size_t size,
+                                  uint32_t stack_id) {
+    uint64_t stack = stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : stack_id;
+    *lg_shard_slot(shard, index) = ((uint64_t)size << LG_SLOT_STACK_BITS) | stack;
+    uintptr_t granule = lg_map_granule(object);
+    uint32_t page = (uint32_t)(granule / LG_MAP_PAGE_ENTRIES);
+    uint64_t bit = (uint64_t)1 << (page & 63);
+    if (LG_UNLIKELY((atomic_load_explicit(&region->touched[page >> 6], memory_order_relaxed) &
+                     bit) == 0)) {
+        atomic_fetch_or_explicit(&region->touched[page >> 6], bit, memory_order_relaxed);
+    }
+    atomic_store_explicit(&region->entries[granule], (shard_index << LG_SLOT_BITS) | (index + 1),
+                          memory_order_release);
+    lg_counter_add(&shard->live, 1);
+    lg_counter_add(&shard->allocations, 1);
+}
+
+/// The insert path that maps memory: a new map region, a new slab chunk (table.c).
+LG_HIDDEN bool lg_table_insert_slow(uint32_t shard, uintptr_t object, size_t size,
+                                    uint32_t stack_id);
+
+/// Adds a record to `shard` (whose lock the caller holds). Returns false when the record could not
+/// be stored (misaligned address, out of memory): the object is then simply not tracked.
+static inline bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, size_t size,
+                                          uint32_t stack_id) {
+    uintptr_t top = object >> LG_MAP_REGION_SHIFT;
+    if (LG_UNLIKELY((object & 15u) != 0 || top >= LG_MAP_TOP_COUNT ||
+                    (size >> (64 - LG_SLOT_STACK_BITS)) != 0)) {
+        return false;
+    }
+    lg_shard *shard = &lg_state.shards[shard_index];
+    lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
+    if (LG_UNLIKELY(region == NULL || shard->free_head == 0)) {
+        return lg_table_insert_slow(shard_index, object, size, stack_id);
+    }
+    uint32_t index = shard->free_head - 1;
+    shard->free_head = (uint32_t)*lg_shard_slot(shard, index);
+    lg_table_store(shard, shard_index, index, region, object, size, stack_id);
+    return true;
+}
+
+/// Removes the record of `object`, whose map entry is `entry`, from its shard (whose lock the
+/// caller holds). Returns false when `object` no longer has that entry.
+static inline bool lg_table_remove_locked(uintptr_t object, uint32_t entry) {
+    lg_map_region *region =
+        atomic_load_explicit(&lg_state.map[object >> LG_MAP_REGION_SHIFT], memory_order_relaxed);
+    _Atomic uint32_t *map_entry = &region->entries[lg_map_granule(object)];
+    if (atomic_load_explicit(map_entry, memory_order_relaxed) != entry) {
+        return false;
+    }
+    lg_shard *shard = lg_table_shard_of(entry);
+    uint32_t index = (entry & LG_SLOT_MASK) - 1;
+    atomic_store_explicit(map_entry, 0, memory_order_release);
+    *lg_shard_slot(shard, index) = shard->free_head;
+    shard->free_head = index + 1;
+    lg_counter_add(&shard->live, -1);
+    lg_counter_add(&shard->frees, 1);
+    return true;
+}
+
 /// Takes every shard lock, in index order.
 LG_HIDDEN void lg_table_lock_all(void);
 /// Releases every shard lock.

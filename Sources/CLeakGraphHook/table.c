@@ -74,15 +74,7 @@ static lg_map_region *lg_map_region_for(uintptr_t address) {
     return memory;
 }
 
-static inline uintptr_t lg_map_granule(uintptr_t address) {
-    return (address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4;
-}
-
 // MARK: Slabs
-
-static inline lg_slot *lg_shard_slot(lg_shard *shard, uint32_t index) {
-    return &shard->chunks[index >> LG_CHUNK_BITS][index & (LG_CHUNK_RECORDS - 1)];
-}
 
 /// A free record of `shard` (lock held): from the free list, else the next unused one. Returns
 /// its index, or UINT32_MAX when the shard is full or out of memory.
@@ -110,19 +102,8 @@ static uint32_t lg_shard_take(lg_shard *shard) {
     return index;
 }
 
-/// Adds to a counter that only the holder of its shard's lock writes: no locked instruction.
-static inline void lg_counter_add(_Atomic uint64_t *counter, int64_t amount) {
-    atomic_store_explicit(counter,
-                          atomic_load_explicit(counter, memory_order_relaxed) + (uint64_t)amount,
-                          memory_order_relaxed);
-}
-
-bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, size_t size,
-                            uint32_t stack_id) {
-    if ((object & 15u) != 0 || (object >> LG_MAP_REGION_SHIFT) >= LG_MAP_TOP_COUNT ||
-        (size >> (64 - LG_SLOT_STACK_BITS)) != 0) {
-        return false;
-    }
+bool lg_table_insert_slow(uint32_t shard_index, uintptr_t object, size_t size,
+                          uint32_t stack_id) {
     lg_map_region *region = lg_map_region_for(object);
     if (region == NULL) {
         return false;
@@ -132,39 +113,10 @@ bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, size_t size,
     if (index == UINT32_MAX) {
         return false;
     }
-    uint64_t stack = stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : stack_id;
-    *lg_shard_slot(shard, index) = ((uint64_t)size << LG_SLOT_STACK_BITS) | stack;
-    uintptr_t granule = lg_map_granule(object);
-    uint32_t page = (uint32_t)(granule / LG_MAP_PAGE_ENTRIES);
-    uint64_t bit = (uint64_t)1 << (page & 63);
-    if (LG_UNLIKELY((atomic_load_explicit(&region->touched[page >> 6], memory_order_relaxed) &
-                     bit) == 0)) {
-        atomic_fetch_or_explicit(&region->touched[page >> 6], bit, memory_order_relaxed);
-    }
-    atomic_store_explicit(&region->entries[granule], (shard_index << LG_SLOT_BITS) | (index + 1),
-                          memory_order_release);
-    lg_counter_add(&shard->live, 1);
-    lg_counter_add(&shard->allocations, 1);
+    lg_table_store(shard, shard_index, index, region, object, size, stack_id);
     if (LG_UNLIKELY(!atomic_load_explicit(&lg_state.map_active, memory_order_relaxed))) {
         atomic_store_explicit(&lg_state.map_active, 1, memory_order_release);
     }
-    return true;
-}
-
-bool lg_table_remove_locked(uintptr_t object, uint32_t entry) {
-    lg_map_region *region =
-        atomic_load_explicit(&lg_state.map[object >> LG_MAP_REGION_SHIFT], memory_order_relaxed);
-    _Atomic uint32_t *map_entry = &region->entries[lg_map_granule(object)];
-    if (atomic_load_explicit(map_entry, memory_order_relaxed) != entry) {
-        return false;
-    }
-    lg_shard *shard = lg_table_shard_of(entry);
-    uint32_t index = (entry & LG_SLOT_MASK) - 1;
-    atomic_store_explicit(map_entry, 0, memory_order_release);
-    *lg_shard_slot(shard, index) = shard->free_head;
-    shard->free_head = index + 1;
-    lg_counter_add(&shard->live, -1);
-    lg_counter_add(&shard->frees, 1);
     return true;
 }
 
