@@ -30,6 +30,8 @@ extern void *__libc_stack_end __attribute__((weak));
 
 // MARK: Threads
 
+/// The calling thread's stack range, which bounds the frame-pointer walk so that it never reads
+/// outside the stack (a corrupt or foreign frame pointer ends the walk instead of faulting).
 static void lg_thread_stack_bounds(uintptr_t *low, uintptr_t *high) {
     *low = 0;
     *high = 0;

@@ -37,6 +37,7 @@ static bool lg_in_runtime(const void *address) {
            runtime.dli_fbase == here.dli_fbase;
 }
 
+/// Installs under the install mutex: every check first, then the changes, allocator swap last.
 static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, char *error,
                              size_t error_len) {
     if (atomic_load_explicit(&lg_state.installed, memory_order_acquire)) {

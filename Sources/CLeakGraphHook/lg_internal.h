@@ -199,6 +199,8 @@ LG_HIDDEN extern __thread bool lg_tls_holds_freeze __attribute__((tls_model("ini
 
 // MARK: Spin locks (inline: on the fast paths)
 
+/// Waits for a spin lock held by another thread: pause, then yield, then sleep 50 µs at a time
+/// (a freeze can hold a shard lock for the whole heap walk).
 LG_HIDDEN void lg_spin_lock_slow(atomic_int *lock);
 
 static inline void lg_spin_lock(atomic_int *lock) {

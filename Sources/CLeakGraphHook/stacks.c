@@ -28,6 +28,7 @@ typedef struct lg_stack_index {
 } lg_stack_index;
 
 
+/// The entry of stack `id` through the two-level directory, or NULL while it is being published.
 static inline lg_stack_entry *lg_stack_entry_for(uint32_t id) {
     lg_stack_entry **segment =
         atomic_load_explicit(&lg_state.stacks.directory[id >> LG_STACK_SEGMENT_BITS], memory_order_acquire);
@@ -35,6 +36,7 @@ static inline lg_stack_entry *lg_stack_entry_for(uint32_t id) {
                    : NULL;
 }
 
+/// Whether `entry` is exactly the stack `frames` (hash first, then the frames).
 static inline bool lg_stack_matches(const lg_stack_entry *entry, uint64_t hash,
                                     const uintptr_t *frames, uint32_t count) {
     return entry->hash == hash && entry->count == count &&
@@ -56,6 +58,7 @@ static uint32_t lg_stack_find(const lg_stack_index *table, uint64_t hash, const 
     }
 }
 
+/// An empty hash index of `capacity` slots (a power of two); indexes are replaced, never freed.
 static lg_stack_index *lg_stack_index_new(uint32_t capacity) {
     lg_stack_index *table = calloc(1, sizeof(lg_stack_index) + capacity * sizeof(uint32_t));
     if (table != NULL) {
@@ -64,6 +67,7 @@ static lg_stack_index *lg_stack_index_new(uint32_t capacity) {
     return table;
 }
 
+/// Adds stack `id` to `table` (insertion mutex held); linear probing.
 static void lg_stack_index_put(lg_stack_index *table, uint64_t hash, uint32_t id) {
     uint32_t slot = (uint32_t)hash & table->mask;
     while (atomic_load_explicit(&table->slots[slot], memory_order_relaxed) != 0) {
