@@ -306,24 +306,21 @@ void lg_unfreeze(lg_record *records) {
     }
     lg_tls_freeze_depth -= 1;
     if (lg_tls_freeze_depth == 0 && lg_tls_holds_freeze) {
-        // Drop the records of the frees this thread made while frozen, still holding every lock...
-        size_t count = lg_state.deferred_count;
-        for (size_t index = 0; index < count; index++) {
-            uintptr_t address = (uintptr_t)lg_state.deferred[index];
-            uint32_t entry = lg_table_entry(address);
+        // Perform the frees this thread made while frozen: drop each record, then free the memory,
+        // all before the locks go — the queue belongs to whoever holds them, and the next freeze
+        // may start the moment they are released. glibc's free never calls back into the hook.
+        lg_free_fn next_free = atomic_load_explicit(&lg_state.next_free, memory_order_relaxed);
+        for (size_t index = 0; index < lg_state.deferred_count; index++) {
+            void *pointer = lg_state.deferred[index];
+            uint32_t entry = lg_table_entry((uintptr_t)pointer);
             if (entry != 0) {
-                lg_table_remove_locked(address, entry);
+                lg_table_remove_locked((uintptr_t)pointer, entry);
             }
+            next_free(pointer);
         }
         lg_state.deferred_count = 0;
         lg_tls_holds_freeze = false;
         lg_table_unlock_all();
-        // ...then free their memory with no lock held. The queue is this thread's until the next
-        // freeze, which has to wait for these locks.
-        lg_free_fn next_free = atomic_load_explicit(&lg_state.next_free, memory_order_relaxed);
-        for (size_t index = 0; index < count; index++) {
-            next_free(lg_state.deferred[index]);
-        }
     }
     lg_thread_ignore_end();
 }
