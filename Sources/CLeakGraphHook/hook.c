@@ -191,10 +191,18 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
 }
 
 void lg_thread_ignore_begin(void) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        lg_state.delegate.ignore_begin();
+        return;
+    }
     lg_tls_ignore += 1;
 }
 
 void lg_thread_ignore_end(void) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        lg_state.delegate.ignore_end();
+        return;
+    }
     if (lg_tls_ignore > 0) {
         lg_tls_ignore -= 1;
     }
@@ -286,6 +294,9 @@ void lg_free(void *pointer) {
 
 size_t lg_freeze(lg_record **out_records) {
     *out_records = NULL;
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        return lg_state.delegate.freeze(out_records);
+    }
     lg_tls_ignore += 1;
     if (lg_tls_freeze_depth++ == 0 &&
         atomic_load_explicit(&lg_state.installed, memory_order_acquire) &&
@@ -300,6 +311,10 @@ size_t lg_freeze(lg_record **out_records) {
 }
 
 void lg_unfreeze(lg_record *records) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        lg_state.delegate.unfreeze(records);
+        return;
+    }
     free(records);
     if (lg_tls_freeze_depth == 0) {
         return;

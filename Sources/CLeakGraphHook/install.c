@@ -37,6 +37,43 @@ static bool lg_in_runtime(const void *address) {
            runtime.dli_fbase == here.dli_fbase;
 }
 
+/// Looks for another copy of LeakGraph's public API in the module that defines `hook` (the
+/// allocation hook already installed) and, when that copy is installed in TRACK mode, makes this
+/// copy forward its freeze, stacks, statistics and ignore calls to it. Returns whether it did.
+static bool lg_delegate_to(const void *hook) {
+    Dl_info info;
+    if (dladdr(hook, &info) == 0 || info.dli_fname == NULL) {
+        return false;
+    }
+    void *module = dlopen(info.dli_fname[0] ? info.dli_fname : NULL, RTLD_NOW | RTLD_NOLOAD);
+    if (module == NULL) {
+        return false;
+    }
+    lg_delegate delegate = {
+        .freeze = (size_t(*)(lg_record **))dlsym(module, "lg_freeze"),
+        .unfreeze = (void (*)(lg_record *))dlsym(module, "lg_unfreeze"),
+        .stack = (const uintptr_t *(*)(uint32_t, size_t *))dlsym(module, "lg_stack"),
+        .stats = (void (*)(lg_stats_t *))dlsym(module, "lg_stats"),
+        .ignore_begin = (void (*)(void))dlsym(module, "lg_thread_ignore_begin"),
+        .ignore_end = (void (*)(void))dlsym(module, "lg_thread_ignore_end"),
+    };
+    int (*is_installed)(void) = (int (*)(void))dlsym(module, "lg_is_installed");
+    dlclose(module);  // RTLD_NOLOAD took a reference; the module stays loaded for its own users
+    if (delegate.freeze == NULL || delegate.freeze == lg_freeze || delegate.unfreeze == NULL ||
+        delegate.stack == NULL || delegate.stats == NULL || delegate.ignore_begin == NULL ||
+        delegate.ignore_end == NULL || is_installed == NULL || !is_installed()) {
+        return false;
+    }
+    lg_stats_t stats;
+    delegate.stats(&stats);
+    if (stats.free_interception == LG_FREE_NOT_INTERCEPTED) {
+        return false;
+    }
+    lg_state.delegate = delegate;
+    atomic_store_explicit(&lg_state.delegated, 1, memory_order_release);
+    return true;
+}
+
 /// Installs under the install mutex: every check first, then the changes, allocator swap last.
 static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, char *error,
                              size_t error_len) {
@@ -59,11 +96,17 @@ static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, 
     }
     lg_alloc_fn previous = atomic_load_explicit(alloc_slot, memory_order_acquire);
     if (!lg_in_runtime((const void *)previous)) {
-        // Another copy of LeakGraph (say, the preloaded one while this program links its own), or
-        // another tool, already hooks the allocator: two hooks would each see half the frees.
+        // Someone already hooks the allocator. Two hooks would each see half the story; when it is
+        // another copy of LeakGraph in TRACK mode (the one `leakgraph run` preloads while this
+        // program links its own), this copy forwards to it instead.
+        if (mode == LG_MODE_TRACK && lg_delegate_to((const void *)previous)) {
+            atomic_store_explicit(&lg_state.mode, LG_MODE_TRACK, memory_order_relaxed);
+            atomic_store_explicit(&lg_state.installed, 1, memory_order_release);
+            return LG_OK;
+        }
         lg_set_error(error, error_len,
-                     "The Swift runtime's allocator is already hooked by another tool (or another "
-                     "copy of LeakGraph, such as the one `leakgraph run` preloads).");
+                     "The Swift runtime's allocator is already hooked by another tool, so LeakGraph "
+                     "cannot record this program's allocations.");
         return LG_ERR_CONFLICT;
     }
     uint32_t (*version_getter)(void) =
@@ -183,6 +226,10 @@ int lg_is_installed(void) {
 void lg_stats(lg_stats_t *stats) {
     *stats = (lg_stats_t){0};
     if (!atomic_load_explicit(&lg_state.installed, memory_order_acquire)) {
+        return;
+    }
+    if (atomic_load_explicit(&lg_state.delegated, memory_order_acquire)) {
+        lg_state.delegate.stats(stats);
         return;
     }
     lg_table_stats(stats);

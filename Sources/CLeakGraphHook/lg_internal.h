@@ -125,6 +125,17 @@ typedef struct lg_stacks {
 
 // MARK: The state
 
+/// Another copy of LeakGraph's public API that this copy forwards to when that copy hooked the
+/// allocator first (install.c, `lg_delegate_to`).
+typedef struct lg_delegate {
+    size_t (*freeze)(lg_record **out_records);
+    void (*unfreeze)(lg_record *records);
+    const uintptr_t *(*stack)(uint32_t stack_id, size_t *count);
+    void (*stats)(lg_stats_t *stats);
+    void (*ignore_begin)(void);
+    void (*ignore_end)(void);
+} lg_delegate;
+
 /// Everything CLeakGraphHook keeps, in one place (state.c).
 typedef struct lg_state_t {
     // Installation (install.c writes, everyone reads).
@@ -139,6 +150,9 @@ typedef struct lg_state_t {
     uint32_t retain_adapter_replaced;
     uint32_t free_interception;
     uint32_t patched_free_imports;
+    /// Set when another copy of LeakGraph owns the hook: the public API forwards to `delegate`.
+    atomic_int delegated;
+    lg_delegate delegate;
     pthread_mutex_t install_mutex;
 
     // Counters that belong to no shard.

@@ -181,6 +181,9 @@ uint64_t lg_stack_count(void) {
 }
 
 const uintptr_t *lg_stack(uint32_t stack_id, size_t *count) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        return lg_state.delegate.stack(stack_id, count);
+    }
     *count = 0;
     if (stack_id == LG_NO_STACK || stack_id >= atomic_load_explicit(&lg_state.stacks.next_id, memory_order_acquire)) {
         return NULL;

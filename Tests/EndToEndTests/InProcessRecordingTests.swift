@@ -29,6 +29,20 @@ struct InProcessRecordingTests {
         }
     }
 
+    @Test("a program that records in-process also runs under leakgraph run: its checks use the preloaded recorder")
+    func inProcessUnderLeakgraphRun() async throws {
+        let program = try await InProcessBuilds.shared.executable("InProcessRepeatedChecks", .debug, harness: false)
+        let run = try await LeakgraphRun.run(program.path, [])
+        #expect(!run.result.signaled && run.result.status == 1, "leaks found: \(run.result.summary)")
+        let checks = run.result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("check ") }
+        #expect(checks.count == 5, "\(run.result.summary)")
+        for (index, line) in checks.enumerated() {
+            #expect(line == "check \(index + 1): \(Self.repeatedCheckLine)")
+        }
+        let report = try #require(run.report)
+        #expect(report.summary.leakedObjects == 15 && report.summary.rootCycles == 3)
+    }
+
     @Test("NSURL bridging frees CoreFoundation temporaries with plain free(): exact in-process", arguments: Optimization.allCases)
     func urlBridging(_ optimization: Optimization) async throws {
         try await checkInProcess(
