@@ -17,9 +17,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // Stage 1: record. The runtime hook, allocation table, zombies and stack capture (C).
+        // The preload contract: environment names, report file suffixes, frame limits (one C header
+        // read by the hook, the preload library and the CLI).
+        .target(name: "CLeakGraphContract"),
+        // Stage 1: record. The runtime hook, record table, free interception and stack capture (C).
         .target(
             name: "CLeakGraphHook",
+            dependencies: ["CLeakGraphContract"],
             cSettings: [.define("_GNU_SOURCE"), .unsafeFlags(["-fno-omit-frame-pointer"])],
             linkerSettings: [
                 .linkedLibrary("elf"), .linkedLibrary("dl", .when(platforms: [.linux])),
@@ -54,13 +58,13 @@ let package = Package(
             ]
         ),
         // Adapter: the library `leakgraph run` preloads into an unmodified program.
-        .target(name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook"], cSettings: [.define("_GNU_SOURCE")]),
-        .target(name: "LeakGraphPreload", dependencies: ["LeakGraph", "CLeakGraphPreloadStart"]),
+        .target(name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook", "CLeakGraphContract"], cSettings: [.define("_GNU_SOURCE")]),
+        .target(name: "LeakGraphPreload", dependencies: ["LeakGraph", "CLeakGraphPreloadStart", "CLeakGraphContract"]),
         // Adapter: the command-line tool.
         .executableTarget(
             name: "leakgraph",
             dependencies: [
-                "LeakGraphReport", "LeakGraphSymbolication", "LeakGraphGraphviz",
+                "LeakGraphReport", "LeakGraphSymbolication", "LeakGraphGraphviz", "CLeakGraphContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,25 +1,101 @@
-// The allocation hook: the function `_swift_allocObject` points at once LeakGraph is installed.
+// The two paths that see objects come and go, and the freeze that stops them.
 //
-// Fast path, per allocation: walk the frame pointers and find the stack's id (a per-thread cache,
-// else a lock-free lookup); under this thread's own uncontended spin lock release the dead zombies
-// at the young end of the nursery, call the original allocator, take one unowned reference
-// (non-atomic: nobody else has the object yet) and append the record. No Swift, no stdio.
+// Allocation (`lg_alloc_hook`, what `_swift_allocObject` points at): walk the frame pointers, find
+// the stack's id (a per-thread cache, else a lock-free lookup), call the original allocator, then
+// store the record under the thread's own shard lock (uncontended unless a free of one of its
+// records or a freeze is running).
+//
+// Free (`lg_free`, called by the preloaded `free` or through the patched `free` imports): one
+// lock-free map lookup; an untracked pointer goes straight to the C library. A tracked object's
+// record is removed under its shard lock, then the memory is freed — so no record ever names
+// memory that malloc could hand out again. A freeze holds every shard lock, so other threads'
+// frees of tracked objects wait for it; the freezing thread's own are queued and performed by
+// `lg_unfreeze`.
+//
+// No Swift, no stdio. While a shard lock is held nothing here calls `free` or `malloc`.
 
 #include "lg_internal.h"
 
 #ifdef __linux__
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-_Atomic(lg_alloc_fn) lg_original_alloc;
-atomic_int lg_current_mode;
-atomic_uint lg_max_frames = LG_DEFAULT_MAX_FRAMES;
-_Atomic uint64_t lg_ignored_count;
+/// Set by ld.so to the stack pointer at process entry: the top of the main thread's frames.
+extern void *__libc_stack_end __attribute__((weak));
 
-__thread unsigned lg_tls_ignore __attribute__((tls_model("initial-exec")));
-__thread lg_thread *lg_tls_thread __attribute__((tls_model("initial-exec")));
+// MARK: Threads
 
-/// Walks the frame-pointer chain starting at the hook's own frame `frame`.
+/// The calling thread's stack range, which bounds the frame-pointer walk so that it never reads
+/// outside the stack (a corrupt or foreign frame pointer ends the walk instead of faulting).
+static void lg_thread_stack_bounds(uintptr_t *low, uintptr_t *high) {
+    *low = 0;
+    *high = 0;
+    if (&__libc_stack_end != NULL && __libc_stack_end != NULL && syscall(SYS_gettid) == getpid()) {
+        // The main thread: pthread_getattr_np would parse /proc/self/maps with stdio.
+        uintptr_t top = (uintptr_t)__libc_stack_end;
+        struct rlimit limit;
+        uintptr_t size = (uintptr_t)1 << 30;
+        if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+            limit.rlim_cur < size) {
+            size = limit.rlim_cur;
+        }
+        *high = top;
+        *low = top > size ? top - size : 0;
+        return;
+    }
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+        void *address = NULL;
+        size_t size = 0;
+        if (pthread_attr_getstack(&attributes, &address, &size) == 0) {
+            *low = (uintptr_t)address;
+            *high = (uintptr_t)address + size;
+        }
+        pthread_attr_destroy(&attributes);
+    }
+}
+
+/// Thread-exit destructor: the thread's records stay in their shard; only its cache goes.
+static void lg_thread_exit(void *value) {
+    lg_tls_thread = NULL;
+    free(value);
+}
+
+/// Creates the calling thread's recording state at its first recorded allocation.
+static lg_thread *lg_thread_register(void) {
+    lg_thread *thread = calloc(1, sizeof(lg_thread));
+    if (thread == NULL) {
+        return NULL;
+    }
+    thread->shard =
+        atomic_fetch_add_explicit(&lg_state.next_shard, 1, memory_order_relaxed) % LG_SHARD_COUNT;
+    lg_thread_stack_bounds(&thread->stack_low, &thread->stack_high);
+    if (lg_state.thread_key_ready) {
+        pthread_setspecific(lg_state.thread_key, thread);
+    }
+    lg_tls_thread = thread;
+    return thread;
+}
+
+int lg_hook_init(void) {
+    if (!lg_state.thread_key_ready) {
+        if (pthread_key_create(&lg_state.thread_key, lg_thread_exit) != 0) {
+            return -1;
+        }
+        lg_state.thread_key_ready = 1;
+    }
+    return 0;
+}
+
+// MARK: Allocation
+
+/// Walks the frame-pointer chain starting at the hook's own frame `frame`, hashing the frames
+/// into `*hash` on the way.
 ///
 /// The hook's frame holds the return address into its caller. `swift_allocObject` reaches the hook
 /// with a tail jump, so that first address is already in the code that allocated (an allocating
@@ -28,9 +104,10 @@ __thread lg_thread *lg_tls_thread __attribute__((tls_model("initial-exec")));
 /// thread's stack (Swift async frames mark their saved frame pointer with a high bit, which lands
 /// outside too).
 static inline uint32_t lg_walk_frames(const lg_thread *thread, uintptr_t frame, uintptr_t *frames,
-                                      uint32_t max_frames) {
+                                      uint32_t max_frames, uint64_t *hash) {
     const uintptr_t low = thread->stack_low;
     const uintptr_t high = thread->stack_high;
+    uint64_t running = LG_STACK_HASH_SEED;
     uint32_t count = 0;
     if (frame < low || frame >= high - 2 * sizeof(uintptr_t)) {
         return 0;
@@ -42,67 +119,38 @@ static inline uint32_t lg_walk_frames(const lg_thread *thread, uintptr_t frame, 
             break;
         }
         frames[count++] = return_address;
+        running = lg_stack_hash_add(running, return_address);
         uintptr_t next = words[0];
         if (next <= frame || (next & 7u) != 0 || next >= high - 2 * sizeof(uintptr_t)) {
             break;
         }
         frame = next;
     }
+    *hash = running;
     return count;
 }
 
-/// The stack id of `frames`, from the thread's one-entry cache or the shared intern table.
-static inline uint32_t lg_stack_id(lg_thread *thread, const uintptr_t *frames, uint32_t count) {
-    if (count == thread->cached_stack_count) {
-        uint32_t index = 0;
-        while (index < count && frames[index] == thread->cached_stack[index]) {
-            index++;
-        }
-        if (index == count) {
-            return thread->cached_stack_id;
-        }
+/// The stack id of `frames`, from the thread's cache or the shared intern table.
+static inline uint32_t lg_stack_id(lg_thread *thread, const uintptr_t *frames, uint32_t count,
+                                   uint64_t hash) {
+    uint32_t line = (uint32_t)(hash ^ (hash >> 32)) & (LG_THREAD_STACK_CACHE - 1);
+    if (thread->stack_cache[line].hash == hash && thread->stack_cache[line].count == count) {
+        return thread->stack_cache[line].id;
     }
-    uint32_t id = lg_stack_intern(frames, count);
-    memcpy(thread->cached_stack, frames, count * sizeof(uintptr_t));
-    thread->cached_stack_count = count;
-    thread->cached_stack_id = id;
+    uint32_t id = lg_stack_intern(frames, count, hash);
+    thread->stack_cache[line].hash = hash;
+    thread->stack_cache[line].count = count;
+    thread->stack_cache[line].id = id;
     return id;
 }
 
-/// Releases the dead zombies among the LG_YOUNG_WINDOW youngest records (thread lock held) and
-/// returns the new record count.
-///
-/// Most objects die within an allocation or two: a temporary before its thread's next allocation,
-/// a replaced value (`x = Foo()`) right after the allocation that replaces it. Freeing them here,
-/// just before the allocator runs again, lets malloc hand the same memory straight back as it does
-/// without the hook, where a batch freed at the next sweep would not be reused as well. A record is
-/// looked at here at most LG_YOUNG_WINDOW times and released once, so the cost stays O(1).
-static inline uint32_t lg_release_dead_young(lg_thread *thread, uint32_t count) {
-    uint32_t start = count > LG_YOUNG_WINDOW ? count - LG_YOUNG_WINDOW : 0;
-    uint32_t kept = start;
-    for (uint32_t index = start; index < count; index++) {
-        void *object = (void *)thread->nursery[index].object;
-        if (!lg_reap(object)) {
-            if (kept != index) {
-                thread->nursery[kept] = thread->nursery[index];
-            }
-            kept += 1;
-        }
-    }
-    if (kept != count) {
-        atomic_store_explicit(&thread->count, kept, memory_order_relaxed);
-        lg_owner_add(&thread->released, count - kept);
-    }
-    return kept;
-}
-
 __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size, size_t align_mask) {
-    lg_alloc_fn original = atomic_load_explicit(&lg_original_alloc, memory_order_relaxed);
+    lg_alloc_fn original = atomic_load_explicit(&lg_state.original_alloc, memory_order_relaxed);
     if (LG_UNLIKELY(lg_tls_ignore != 0)) {
-        atomic_fetch_add_explicit(&lg_ignored_count, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&lg_state.ignored, 1, memory_order_relaxed);
         return original(metadata, size, align_mask);
     }
-    int mode = atomic_load_explicit(&lg_current_mode, memory_order_relaxed);
+    int mode = atomic_load_explicit(&lg_state.mode, memory_order_relaxed);
     if (LG_UNLIKELY(mode == LG_MODE_PASS_THROUGH)) {
         return original(metadata, size, align_mask);
     }
@@ -119,61 +167,226 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
     }
 
     uint32_t stack_id = LG_NO_STACK;
-    uint32_t max_frames = atomic_load_explicit(&lg_max_frames, memory_order_relaxed);
+    uint32_t max_frames = atomic_load_explicit(&lg_state.max_frames, memory_order_relaxed);
     if (max_frames != 0) {
         uintptr_t frames[LG_MAX_FRAMES_LIMIT];
-        uint32_t depth =
-            lg_walk_frames(thread, (uintptr_t)__builtin_frame_address(0), frames, max_frames);
-        stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth);
+        uint64_t hash = 0;
+        uint32_t depth = lg_walk_frames(thread, (uintptr_t)__builtin_frame_address(0), frames,
+                                        max_frames, &hash);
+        stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth, hash);
     }
 
-    // The lock is held across the allocator (plain malloc) so that the record appears atomically
-    // with respect to a freeze.
-    lg_spin_lock(&thread->lock);
-    uint32_t count = atomic_load_explicit(&thread->count, memory_order_relaxed);
-    if (mode == LG_MODE_TRACK) {
-        count = lg_release_dead_young(thread, count);
-    }
     void *object = original(metadata, size, align_mask);
-    // A tracked object must be in the address map (so a plain free() of it is deferred); if the map
-    // cannot grow, the object is left untracked rather than kept as a zombie nobody could release.
-    if (LG_LIKELY(object != NULL) &&
-        (mode != LG_MODE_TRACK || LG_LIKELY(lg_map_mark((uintptr_t)object)))) {
-        if (mode == LG_MODE_TRACK) {
-            // The object is not published yet, so the non-atomic variant is race-free.
-            swift_nonatomic_unownedRetain(object);
-        }
-        lg_record *record = &thread->nursery[count];
-        record->object = (uintptr_t)object;
-        record->metadata = (uintptr_t)metadata;
-        record->size = size;
-        record->stack_id = stack_id;
-        count += 1;
-        atomic_store_explicit(&thread->count, count, memory_order_relaxed);
-        if (LG_UNLIKELY(count == LG_NURSERY_CAPACITY)) {
-            lg_nursery_full(thread, mode);
-        }
-        lg_owner_add(&thread->allocations, 1);
+    if (LG_LIKELY(object != NULL) && mode == LG_MODE_TRACK) {
+        // Nobody else has the object yet, so nobody can free it before its record exists. An object
+        // that cannot be stored (out of memory) is simply not tracked.
+        lg_shard *shard = &lg_state.shards[thread->shard];
+        lg_spin_lock(&shard->lock);
+        lg_table_insert_locked(thread->shard, (uintptr_t)object, size, stack_id);
+        lg_spin_unlock(&shard->lock);
     }
-    lg_spin_unlock(&thread->lock);
 
     lg_tls_ignore = 0;
     return object;
 }
 
 void lg_thread_ignore_begin(void) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        lg_state.delegate.ignore_begin();
+        return;
+    }
     lg_tls_ignore += 1;
 }
 
 void lg_thread_ignore_end(void) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        lg_state.delegate.ignore_end();
+        return;
+    }
     if (lg_tls_ignore > 0) {
         lg_tls_ignore -= 1;
     }
 }
 
+// MARK: Free
+
+/// Queues a free of a tracked object made by the thread holding the freeze (all shard locks held:
+/// the record and the memory stay until `lg_unfreeze`). The queue is mmapped so that growing it
+/// never calls malloc. Returns false when it cannot grow; the caller then leaks the block, which
+/// is safe, rather than free memory a walk may read.
+static bool lg_defer_free(void *pointer) {
+    if (lg_state.deferred_count == lg_state.deferred_capacity) {
+        size_t capacity = lg_state.deferred_capacity ? lg_state.deferred_capacity * 2 : 4096;
+        void *grown = mmap(NULL, capacity * sizeof(void *), PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (grown == MAP_FAILED) {
+            return false;
+        }
+        if (lg_state.deferred != NULL) {
+            memcpy(grown, lg_state.deferred, lg_state.deferred_count * sizeof(void *));
+            munmap(lg_state.deferred, lg_state.deferred_capacity * sizeof(void *));
+        }
+        lg_state.deferred = grown;
+        lg_state.deferred_capacity = capacity;
+    }
+    lg_state.deferred[lg_state.deferred_count++] = pointer;
+    return true;
+}
+
+/// The slow path of `lg_free`: this thread holds the freeze, or the entry of `pointer` changed
+/// before its shard lock was taken (then `entry` is the new one, 0 when no longer tracked).
+__attribute__((noinline)) static void lg_free_tracked(void *pointer, uint32_t entry) {
+    uintptr_t address = (uintptr_t)pointer;
+    if (entry == 0) {
+        atomic_load_explicit(&lg_state.next_free, memory_order_relaxed)(pointer);
+        return;
+    }
+    if (lg_tls_holds_freeze) {
+        // This thread holds every shard lock: the walk may still read this object.
+        if (!lg_defer_free(pointer)) {
+            return;
+        }
+        atomic_fetch_add_explicit(&lg_state.deferred_frees, 1, memory_order_relaxed);
+        return;
+    }
+    for (;;) {
+        lg_shard *shard = lg_table_shard_of(entry);
+        lg_spin_lock(&shard->lock);
+        bool removed = lg_table_remove_locked(address, entry);
+        lg_spin_unlock(&shard->lock);
+        if (removed) {
+            break;
+        }
+        // The entry changed before the lock was taken: only a different record for this address
+        // can have replaced it, which means this free raced with another free of the same block.
+        entry = lg_table_entry(address);
+        if (entry == 0) {
+            break;
+        }
+    }
+    atomic_load_explicit(&lg_state.next_free, memory_order_relaxed)(pointer);
+}
+
+void lg_free(void *pointer) {
+    if (LG_LIKELY(atomic_load_explicit(&lg_state.map_active, memory_order_relaxed))) {
+        uint32_t entry = lg_table_entry((uintptr_t)pointer);
+        if (entry != 0) {
+            // The common case inline: not frozen by this thread, entry unchanged under the lock.
+            if (LG_LIKELY(!lg_tls_holds_freeze)) {
+                lg_shard *shard = lg_table_shard_of(entry);
+                lg_spin_lock(&shard->lock);
+                bool removed = lg_table_remove_locked((uintptr_t)pointer, entry);
+                lg_spin_unlock(&shard->lock);
+                if (LG_LIKELY(removed)) {
+                    atomic_load_explicit(&lg_state.next_free, memory_order_relaxed)(pointer);
+                    return;
+                }
+                entry = lg_table_entry((uintptr_t)pointer);
+            }
+            lg_free_tracked(pointer, entry);
+            return;
+        }
+    }
+    atomic_load_explicit(&lg_state.next_free, memory_order_relaxed)(pointer);
+}
+
+// MARK: Freeze
+
+size_t lg_freeze(lg_record **out_records) {
+    *out_records = NULL;
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        return lg_state.delegate.freeze(out_records);
+    }
+    lg_tls_ignore += 1;
+    if (lg_tls_freeze_depth++ == 0 &&
+        atomic_load_explicit(&lg_state.installed, memory_order_acquire) &&
+        atomic_load_explicit(&lg_state.mode, memory_order_relaxed) == LG_MODE_TRACK) {
+        lg_table_lock_all();
+        lg_tls_holds_freeze = true;
+    }
+    if (!lg_tls_holds_freeze) {
+        return 0;
+    }
+    return lg_table_snapshot_locked(out_records);
+}
+
+void lg_unfreeze(lg_record *records) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        lg_state.delegate.unfreeze(records);
+        return;
+    }
+    free(records);
+    if (lg_tls_freeze_depth == 0) {
+        return;
+    }
+    lg_tls_freeze_depth -= 1;
+    if (lg_tls_freeze_depth == 0 && lg_tls_holds_freeze) {
+        // Perform the frees this thread made while frozen: drop each record, then free the memory,
+        // all before the locks go — the queue belongs to whoever holds them, and the next freeze
+        // may start the moment they are released. glibc's free never calls back into the hook.
+        lg_free_fn next_free = atomic_load_explicit(&lg_state.next_free, memory_order_relaxed);
+        for (size_t index = 0; index < lg_state.deferred_count; index++) {
+            void *pointer = lg_state.deferred[index];
+            uint32_t entry = lg_table_entry((uintptr_t)pointer);
+            if (entry != 0) {
+                lg_table_remove_locked((uintptr_t)pointer, entry);
+            }
+            next_free(pointer);
+        }
+        lg_state.deferred_count = 0;
+        lg_tls_holds_freeze = false;
+        lg_table_unlock_all();
+    }
+    lg_thread_ignore_end();
+}
+
+// MARK: fork
+
+/// Set in the forking thread between prepare and parent/child: it held a freeze when it forked,
+/// so the shard locks are its own and must be left alone.
+static __thread bool lg_tls_forked_frozen __attribute__((tls_model("initial-exec")));
+
+void lg_fork_prepare(void) {
+    pthread_mutex_lock(&lg_state.install_mutex);
+    lg_stacks_lock();
+    lg_tls_forked_frozen = lg_tls_holds_freeze;
+    if (!lg_tls_forked_frozen) {
+        lg_table_lock_all();
+    }
+}
+
+void lg_fork_parent(void) {
+    if (!lg_tls_forked_frozen) {
+        lg_table_unlock_all();
+    }
+    lg_stacks_unlock();
+    pthread_mutex_unlock(&lg_state.install_mutex);
+}
+
+void lg_fork_child(void) {
+    // Only the forking thread exists in the child, and it holds every lock taken in prepare.
+    if (!lg_tls_forked_frozen) {
+        lg_table_unlock_all();
+    }
+    lg_stacks_unlock();
+    pthread_mutex_unlock(&lg_state.install_mutex);
+}
+
 #else /* !__linux__ */
+
+#include <stdlib.h>
 
 void lg_thread_ignore_begin(void) {}
 void lg_thread_ignore_end(void) {}
+void lg_free(void *pointer) { free(pointer); }
+
+size_t lg_freeze(lg_record **out_records) {
+    *out_records = NULL;
+    return 0;
+}
+
+void lg_unfreeze(lg_record *records) {
+    (void)records;
+}
 
 #endif /* __linux__ */

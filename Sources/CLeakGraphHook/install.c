@@ -1,6 +1,7 @@
-// Installation: find the runtime's hook point, check the runtime version, apply the 6.3 retain
-// workaround when needed, then swap `_swift_allocObject`. Every check runs before anything is
-// changed, so a refusal leaves the program exactly as it was.
+// Installation, the top layer: find the runtime's hook point, check the runtime version, prepare
+// the 6.3 retain workaround when needed, make frees reach `lg_free` (patched imports unless a
+// preloaded `free` already does), then swap `_swift_allocObject`. Every check runs before the
+// allocator is swapped, so a refusal leaves recording off (patched imports, if any, only forward).
 
 #include "lg_internal.h"
 
@@ -20,34 +21,93 @@ void lg_set_error(char *error, size_t error_len, const char *format, ...) {
 #ifdef __linux__
 
 #include <dlfcn.h>
+#include <string.h>
 
 /// `static _SwiftStdlibVersion.current.getter`: returns `major << 16 | minor << 8 | patch` of the
 /// loaded libswiftCore. A Swift function with no arguments returning one UInt32, which the C
 /// calling convention reads the same way on x86_64 and arm64.
 #define LG_STDLIB_VERSION_SYMBOL "$sSo19_SwiftStdlibVersionasE7currentABvgZ"
 
-atomic_int lg_installed;
-static pthread_mutex_t lg_install_mutex = PTHREAD_MUTEX_INITIALIZER;
-static uint32_t lg_runtime_version;
-static uint32_t lg_adapter_replaced;
+/// Whether `address` lies in the module that defines `swift_retain` (libswiftCore).
+static bool lg_in_runtime(const void *address) {
+    Dl_info runtime;
+    Dl_info here;
+    void *retain = dlsym(RTLD_DEFAULT, "swift_retain");
+    return retain != NULL && dladdr(retain, &runtime) != 0 && dladdr(address, &here) != 0 &&
+           runtime.dli_fbase == here.dli_fbase;
+}
 
-static int lg_install_locked(unsigned max_frames, lg_mode mode, char *error, size_t error_len) {
-    if (atomic_load_explicit(&lg_installed, memory_order_acquire)) {
-        if ((int)mode != atomic_load_explicit(&lg_current_mode, memory_order_relaxed)) {
+/// Looks for another copy of LeakGraph's public API in the module that defines `hook` (the
+/// allocation hook already installed) and, when that copy is installed in TRACK mode, makes this
+/// copy forward its freeze, stacks, statistics and ignore calls to it. Returns whether it did.
+static bool lg_delegate_to(const void *hook) {
+    Dl_info info;
+    if (dladdr(hook, &info) == 0 || info.dli_fname == NULL) {
+        return false;
+    }
+    void *module = dlopen(info.dli_fname[0] ? info.dli_fname : NULL, RTLD_NOW | RTLD_NOLOAD);
+    if (module == NULL) {
+        return false;
+    }
+    lg_delegate delegate = {
+        .freeze = (size_t(*)(lg_record **))dlsym(module, "lg_freeze"),
+        .unfreeze = (void (*)(lg_record *))dlsym(module, "lg_unfreeze"),
+        .stack = (const uintptr_t *(*)(uint32_t, size_t *))dlsym(module, "lg_stack"),
+        .stats = (void (*)(lg_stats_t *))dlsym(module, "lg_stats"),
+        .ignore_begin = (void (*)(void))dlsym(module, "lg_thread_ignore_begin"),
+        .ignore_end = (void (*)(void))dlsym(module, "lg_thread_ignore_end"),
+    };
+    int (*is_installed)(void) = (int (*)(void))dlsym(module, "lg_is_installed");
+    dlclose(module);  // RTLD_NOLOAD took a reference; the module stays loaded for its own users
+    if (delegate.freeze == NULL || delegate.freeze == lg_freeze || delegate.unfreeze == NULL ||
+        delegate.stack == NULL || delegate.stats == NULL || delegate.ignore_begin == NULL ||
+        delegate.ignore_end == NULL || is_installed == NULL || !is_installed()) {
+        return false;
+    }
+    lg_stats_t stats;
+    delegate.stats(&stats);
+    if (stats.free_interception == LG_FREE_NOT_INTERCEPTED) {
+        return false;
+    }
+    lg_state.delegate = delegate;
+    atomic_store_explicit(&lg_state.delegated, 1, memory_order_release);
+    return true;
+}
+
+/// Installs under the install mutex: every check first, then the changes, allocator swap last.
+static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, char *error,
+                             size_t error_len) {
+    if (atomic_load_explicit(&lg_state.installed, memory_order_acquire)) {
+        if ((int)mode != atomic_load_explicit(&lg_state.mode, memory_order_relaxed)) {
             lg_set_error(error, error_len,
                          "LeakGraph's allocation hook is already installed in another mode.");
             return LG_ERR_CONFLICT;
         }
-        atomic_store_explicit(&lg_max_frames, max_frames, memory_order_relaxed);
+        atomic_store_explicit(&lg_state.max_frames, max_frames, memory_order_relaxed);
         return LG_OK;
     }
 
     _Atomic(lg_alloc_fn) *alloc_slot = dlsym(RTLD_DEFAULT, "_swift_allocObject");
-    if (alloc_slot == NULL || dlsym(RTLD_DEFAULT, "swift_isDeallocating") == NULL) {
+    if (alloc_slot == NULL || dlsym(RTLD_DEFAULT, "swift_retain") == NULL) {
         lg_set_error(error, error_len,
                      "The Swift runtime's allocation hook point _swift_allocObject was not found: "
                      "LeakGraph needs a dynamically linked Swift runtime (libswiftCore.so).");
         return LG_ERR_RUNTIME_NOT_FOUND;
+    }
+    lg_alloc_fn previous = atomic_load_explicit(alloc_slot, memory_order_acquire);
+    if (!lg_in_runtime((const void *)previous)) {
+        // Someone already hooks the allocator. Two hooks would each see half the story; when it is
+        // another copy of LeakGraph in TRACK mode (the one `leakgraph run` preloads while this
+        // program links its own), this copy forwards to it instead.
+        if (mode == LG_MODE_TRACK && lg_delegate_to((const void *)previous)) {
+            atomic_store_explicit(&lg_state.mode, LG_MODE_TRACK, memory_order_relaxed);
+            atomic_store_explicit(&lg_state.installed, 1, memory_order_release);
+            return LG_OK;
+        }
+        lg_set_error(error, error_len,
+                     "The Swift runtime's allocator is already hooked by another tool, so LeakGraph "
+                     "cannot record this program's allocations.");
+        return LG_ERR_CONFLICT;
     }
     uint32_t (*version_getter)(void) =
         (uint32_t(*)(void))dlsym(RTLD_DEFAULT, LG_STDLIB_VERSION_SYMBOL);
@@ -70,26 +130,57 @@ static int lg_install_locked(unsigned max_frames, lg_mode mode, char *error, siz
         }
     }
 
-    if (lg_table_init() != 0 || lg_stacks_init() != 0) {
+    if (lg_hook_init() != 0 || lg_stacks_init() != 0) {
         lg_set_error(error, error_len, "Memory for LeakGraph's allocation table ran out.");
         return LG_ERR_OUT_OF_MEMORY;
     }
 
-    lg_runtime_version = version;
-    atomic_store_explicit(&lg_max_frames, max_frames, memory_order_relaxed);
-    atomic_store_explicit(&lg_current_mode, (int)mode, memory_order_relaxed);
+    // Frees must reach lg_free before the first object is recorded. When the process-wide `free`
+    // is defined by this very module, it is the preloaded library's, which already calls lg_free.
+    lg_free_fn resolved = (lg_free_fn)dlsym(RTLD_DEFAULT, "free");
+    Dl_info free_module;
+    Dl_info own_module;
+    if (resolved != NULL && dladdr((void *)resolved, &free_module) != 0 &&
+        dladdr((void *)lg_free, &own_module) != 0 &&
+        free_module.dli_fbase == own_module.dli_fbase) {
+        preloaded = true;
+    }
+    if (mode == LG_MODE_TRACK && !preloaded) {
+        if (resolved != NULL) {
+            atomic_store_explicit(&lg_state.next_free, resolved, memory_order_release);
+        }
+        int patched = lg_free_imports_patch(lg_free, error, error_len);
+        if (patched < 0) {
+            return LG_ERR_UNSUPPORTED_RUNTIME;
+        }
+        lg_state.patched_free_imports = (uint32_t)patched;
+        lg_state.free_interception = LG_FREE_PATCHED_IMPORTS;
+    } else if (mode == LG_MODE_TRACK) {
+        lg_state.free_interception = LG_FREE_PRELOADED;
+    }
+
+    static bool fork_handlers_registered;
+    if (!fork_handlers_registered) {
+        pthread_atfork(lg_fork_prepare, lg_fork_parent, lg_fork_child);
+        fork_handlers_registered = true;
+    }
+
+    lg_state.runtime_version = version;
+    atomic_store_explicit(&lg_state.max_frames, max_frames, memory_order_relaxed);
+    atomic_store_explicit(&lg_state.mode, (int)mode, memory_order_relaxed);
     if (adapter_slot != NULL) {
         lg_retain_adapter_apply(adapter_slot);
-        lg_adapter_replaced = 1;
+        lg_state.retain_adapter_replaced = 1;
     }
-    lg_alloc_fn previous = atomic_load_explicit(alloc_slot, memory_order_acquire);
-    atomic_store_explicit(&lg_original_alloc, previous, memory_order_release);
+    atomic_store_explicit(&lg_state.original_alloc, previous, memory_order_release);
     atomic_store_explicit(alloc_slot, lg_alloc_hook, memory_order_release);
-    atomic_store_explicit(&lg_installed, 1, memory_order_release);
+    atomic_store_explicit(&lg_state.installed, 1, memory_order_release);
     return LG_OK;
 }
 
-int lg_install_mode(unsigned max_frames, lg_mode mode, char *error, size_t error_len) {
+/// The checks and the installation shared by every public entry point.
+static int lg_install_with(unsigned max_frames, lg_mode mode, bool preloaded, char *error,
+                           size_t error_len) {
     if (error != NULL && error_len > 0) {
         error[0] = '\0';
     }
@@ -108,30 +199,47 @@ int lg_install_mode(unsigned max_frames, lg_mode mode, char *error, size_t error
     }
     // The installing thread's own allocations (libelf, dlsym) must not reach a half-set hook.
     lg_thread_ignore_begin();
-    pthread_mutex_lock(&lg_install_mutex);
-    int result = lg_install_locked(max_frames, mode, error, error_len);
-    pthread_mutex_unlock(&lg_install_mutex);
+    pthread_mutex_lock(&lg_state.install_mutex);
+    int result = lg_install_locked(max_frames, mode, preloaded, error, error_len);
+    pthread_mutex_unlock(&lg_state.install_mutex);
     lg_thread_ignore_end();
     return result;
 #endif
 }
 
+int lg_install_mode(unsigned max_frames, lg_mode mode, char *error, size_t error_len) {
+    return lg_install_with(max_frames, mode, false, error, error_len);
+}
+
 int lg_install(unsigned max_frames, char *error, size_t error_len) {
-    return lg_install_mode(max_frames, LG_MODE_TRACK, error, error_len);
+    return lg_install_with(max_frames, LG_MODE_TRACK, false, error, error_len);
+}
+
+int lg_install_preloaded(unsigned max_frames, char *error, size_t error_len) {
+    return lg_install_with(max_frames, LG_MODE_TRACK, true, error, error_len);
 }
 
 int lg_is_installed(void) {
-    return atomic_load_explicit(&lg_installed, memory_order_acquire);
+    return atomic_load_explicit(&lg_state.installed, memory_order_acquire);
 }
 
 void lg_stats(lg_stats_t *stats) {
     *stats = (lg_stats_t){0};
-    if (!atomic_load_explicit(&lg_installed, memory_order_acquire)) {
+    if (!atomic_load_explicit(&lg_state.installed, memory_order_acquire)) {
+        return;
+    }
+    if (atomic_load_explicit(&lg_state.delegated, memory_order_acquire)) {
+        lg_state.delegate.stats(stats);
         return;
     }
     lg_table_stats(stats);
-    stats->runtime_version = lg_runtime_version;
-    stats->retain_adapter_replaced = lg_adapter_replaced;
+    stats->ignored = atomic_load_explicit(&lg_state.ignored, memory_order_relaxed);
+    stats->deferred_frees = atomic_load_explicit(&lg_state.deferred_frees, memory_order_relaxed);
+    stats->stacks = lg_stack_count();
+    stats->runtime_version = lg_state.runtime_version;
+    stats->retain_adapter_replaced = lg_state.retain_adapter_replaced;
+    stats->free_interception = lg_state.free_interception;
+    stats->patched_free_imports = lg_state.patched_free_imports;
 }
 
 #else /* !__linux__ */
@@ -144,6 +252,10 @@ int lg_install_mode(unsigned max_frames, lg_mode mode, char *error, size_t error
 }
 
 int lg_install(unsigned max_frames, char *error, size_t error_len) {
+    return lg_install_mode(max_frames, LG_MODE_TRACK, error, error_len);
+}
+
+int lg_install_preloaded(unsigned max_frames, char *error, size_t error_len) {
     return lg_install_mode(max_frames, LG_MODE_TRACK, error, error_len);
 }
 

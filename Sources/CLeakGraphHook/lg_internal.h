@@ -1,4 +1,17 @@
-// Declarations shared by the files of CLeakGraphHook. Not part of the public header.
+// The internals of CLeakGraphHook: its one state struct and the functions each layer offers the
+// layer above. Not part of the public header.
+//
+// Layers call downward only:
+//
+//   install.c   (+ free_imports.c, retain_adapter.c)   checks, patches, swaps the allocator
+//       ↓
+//   hook.c      the allocation hook, lg_free, freeze/unfreeze, fork handlers
+//       ↓
+//   table.c     records: sharded slabs + the address map
+//       ↓
+//   stacks.c    interned creation stacks
+//
+// state.c owns `lg_state`, the only mutable global besides the thread-local `lg_tls_*`.
 
 #ifndef LG_INTERNAL_H
 #define LG_INTERNAL_H
@@ -16,103 +29,192 @@
 #define LG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 _Static_assert(sizeof(lg_record) == 32, "lg_record is shared with Swift: 4 words");
-_Static_assert(sizeof(lg_stats_t) == 64, "lg_stats_t is shared with Swift: 7 counters + 2 words");
+_Static_assert(sizeof(lg_stats_t) == 72, "lg_stats_t is shared with Swift: 7 counters + 4 words");
 _Static_assert(sizeof(uintptr_t) == 8, "CLeakGraphHook supports 64-bit targets only");
-
-/// Records a thread appends before its nursery is swept. Small enough that the nursery and the
-/// objects it names are still in cache when swept (1024 * 32 bytes = 32 KiB).
-#define LG_NURSERY_CAPACITY 1024u
-
-/// The hook releases dead zombies among this many youngest records of its nursery before each
-/// allocation (see `lg_release_dead_young` in hook.c).
-#define LG_YOUNG_WINDOW 4u
-
-/// The shared table is swept when it holds at least this many records and twice as many as the
-/// last sweep left.
-#define LG_TABLE_MIN_SWEEP 16384u
 
 /// The signature of `_swift_allocObject` and of the hook.
 typedef void *(*lg_alloc_fn)(const void *metadata, size_t size, size_t align_mask);
+/// The signature of `free`.
+typedef void (*lg_free_fn)(void *pointer);
 
-// Swift runtime entry points (libswiftCore). Plain C calling convention.
-extern void swift_nonatomic_unownedRetain(void *object);
-extern void swift_unownedRelease(void *object);
-extern bool swift_isDeallocating(void *object);
-extern void swift_slowDealloc(void *pointer, size_t bytes, size_t align_mask);
-
-/// Per-thread recording state. Owned by one thread at a time; reused after its thread exits.
-typedef struct lg_thread {
-    /// Spin lock over `nursery` and `count`: taken by the owner for each record, by `lg_freeze`
-    /// for the whole freeze, and by the thread-exit flush.
-    atomic_int lock;
-    /// Number of valid entries in `nursery` (written under `lock`, read relaxed by `lg_stats`).
-    _Atomic uint32_t count;
-    /// Stack bounds of the owning thread: a frame-pointer walk stays inside [stack_low, stack_high).
-    uintptr_t stack_low;
-    uintptr_t stack_high;
-    /// Counters written only by the owner (relaxed), summed by `lg_stats`.
-    _Atomic uint64_t allocations;
-    _Atomic uint64_t released;
-    /// The owner's last interned stack: a loop allocating from one call site skips the hash table.
-    uint32_t cached_stack_count;
-    uint32_t cached_stack_id;
-    uintptr_t cached_stack[LG_MAX_FRAMES_LIMIT];
-    /// Next in the registry (push-only, never unlinked).
-    struct lg_thread *_Atomic next;
-    /// Next in the free list (under the registry mutex).
-    struct lg_thread *next_free;
-    /// The youngest records of this thread.
-    lg_record nursery[LG_NURSERY_CAPACITY];
-} lg_thread;
-
-// install.c
-LG_HIDDEN extern atomic_int lg_installed;
-
-// hook.c
-LG_HIDDEN extern _Atomic(lg_alloc_fn) lg_original_alloc;
-LG_HIDDEN extern atomic_int lg_current_mode;
-LG_HIDDEN extern atomic_uint lg_max_frames;
-LG_HIDDEN extern _Atomic uint64_t lg_ignored_count;
-LG_HIDDEN void *lg_alloc_hook(const void *metadata, size_t size, size_t align_mask);
-
-// thread-local state (hook.c)
-LG_HIDDEN extern __thread unsigned lg_tls_ignore __attribute__((tls_model("initial-exec")));
-LG_HIDDEN extern __thread lg_thread *lg_tls_thread __attribute__((tls_model("initial-exec")));
-
-// table.c
-LG_HIDDEN int lg_table_init(void);
-LG_HIDDEN lg_thread *lg_thread_register(void);
-LG_HIDDEN void lg_nursery_full(lg_thread *thread, int mode);
-LG_HIDDEN void lg_table_stats(lg_stats_t *stats);
-
-// stacks.c
-LG_HIDDEN int lg_stacks_init(void);
-LG_HIDDEN uint32_t lg_stack_intern(const uintptr_t *frames, uint32_t count);
-LG_HIDDEN uint64_t lg_stack_count(void);
-
-// retain_adapter.c
-/// Finds `_swift_retain_adapter` in the runtime's symbol table and checks that it can be replaced.
-/// Returns 0 and fills `*slot` or returns non-zero with a sentence in `error`.
-LG_HIDDEN int lg_retain_adapter_prepare(void ***slot, char *error, size_t error_len);
-/// Points the prepared slot at LeakGraph's adapter.
-LG_HIDDEN void lg_retain_adapter_apply(void **slot);
-
-// install.c
-LG_HIDDEN void lg_set_error(char *error, size_t error_len, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-// address_map.c
-LG_HIDDEN extern atomic_int lg_map_active;
-LG_HIDDEN extern const uintptr_t lg_freed_marker;
-/// Marks a tracked object's address; false when the map could not grow (the object is then not kept).
-LG_HIDDEN bool lg_map_mark(uintptr_t address);
-/// Atomically clears an address's mark; true for the one caller that cleared it.
-LG_HIDDEN bool lg_map_claim(uintptr_t address);
-
-/// glibc's own free, which the preloaded `free` wrapper forwards to.
+/// glibc's own `free`, where `lg_free` sends memory unless the imports were patched over another
+/// `free` (an interposed allocator).
 extern void __libc_free(void *pointer);
 
-// spin lock (inline: on the hook's fast path)
+// MARK: Records (table.c)
+
+/// Number of record shards. Each thread appends to one shard (threads are dealt shards round
+/// robin), so allocating threads rarely contend; a free locks the shard its record is in.
+#define LG_SHARD_BITS 6u
+#define LG_SHARD_COUNT (1u << LG_SHARD_BITS)
+/// Records per slab chunk (mmapped on demand, never returned).
+#define LG_CHUNK_BITS 14u
+#define LG_CHUNK_RECORDS (1u << LG_CHUNK_BITS)
+/// An address-map entry is `shard << LG_SLOT_BITS | (index + 1)`; 0 means "not tracked".
+#define LG_SLOT_BITS (32u - LG_SHARD_BITS)
+#define LG_SLOT_MASK ((1u << LG_SLOT_BITS) - 1u)
+/// Chunks per shard: enough for every index an entry can hold.
+#define LG_SHARD_CHUNKS (1u << (LG_SLOT_BITS - LG_CHUNK_BITS))
+
+/// The address map covers user-space addresses below 2^48 in regions of 2^30 bytes; each region is
+/// a lazily mmapped array of one 32-bit entry per 16-byte granule (256 MiB of address space,
+/// untouched pages cost nothing), preceded by a bitmap of the entry pages ever written, so that a
+/// snapshot reads only those.
+#define LG_MAP_REGION_SHIFT 30u
+#define LG_MAP_TOP_COUNT (1u << (48u - LG_MAP_REGION_SHIFT))
+#define LG_MAP_REGION_ENTRIES (1u << (LG_MAP_REGION_SHIFT - 4u))
+/// Entries per 4 KiB page of the map.
+#define LG_MAP_PAGE_ENTRIES 1024u
+#define LG_MAP_REGION_PAGES (LG_MAP_REGION_ENTRIES / LG_MAP_PAGE_ENTRIES)
+
+typedef struct lg_map_region {
+    /// One bit per page of `entries` that an insert has written.
+    _Atomic uint64_t touched[LG_MAP_REGION_PAGES / 64];
+    _Atomic uint32_t entries[LG_MAP_REGION_ENTRIES];
+} lg_map_region;
+
+_Static_assert(sizeof(((lg_map_region *)0)->touched) % 4096 == 0, "entries start on a page");
+
+/// Bits of a record holding the stack id (LG_NO_STACK maps to all ones); the size is above them.
+#define LG_SLOT_STACK_BITS 24u
+#define LG_SLOT_NO_STACK ((1u << LG_SLOT_STACK_BITS) - 1u)
+
+/// One record, 8 bytes: `size << 24 | stack id` (sizes up to 2^40 bytes). The object's address is
+/// where its map entry is; its metadata is its own first word, read at snapshot time (its memory
+/// is valid then: frees of tracked objects wait for the freeze). A free record holds the index + 1
+/// of the next free record of its shard.
+typedef uint64_t lg_slot;
+
+/// One shard of the record table. Aligned to its own cache lines.
+typedef struct __attribute__((aligned(64))) lg_shard {
+    /// Spin lock over everything below and over the map entries naming this shard.
+    atomic_int lock;
+    /// Index + 1 of the first free record, 0 when none.
+    uint32_t free_head;
+    /// Records handed out from the chunks so far (the high-water mark).
+    uint32_t used;
+    /// Chunks mapped.
+    uint32_t chunk_count;
+    /// Live records, allocations recorded and frees seen (written under `lock`, read relaxed).
+    _Atomic uint64_t live;
+    _Atomic uint64_t allocations;
+    _Atomic uint64_t frees;
+    lg_slot *chunks[LG_SHARD_CHUNKS];
+} lg_shard;
+
+// MARK: Stacks (stacks.c)
+
+#define LG_STACK_SEGMENT_BITS 12u
+#define LG_STACK_SEGMENT_SIZE (1u << LG_STACK_SEGMENT_BITS)
+#define LG_STACK_SEGMENTS 4096u
+
+_Static_assert((uint64_t)LG_STACK_SEGMENTS * LG_STACK_SEGMENT_SIZE <= LG_SLOT_NO_STACK + 1ull,
+               "every stack id fits the record's 24 bits");
+
+struct lg_stack_entry;
+struct lg_stack_index;
+
+typedef struct lg_stacks {
+    _Atomic(struct lg_stack_entry **) directory[LG_STACK_SEGMENTS];
+    _Atomic(struct lg_stack_index *) index;
+    _Atomic uint32_t next_id;
+    pthread_mutex_t mutex;
+    char *arena;
+    size_t arena_left;
+} lg_stacks;
+
+// MARK: The state
+
+/// Another copy of LeakGraph's public API that this copy forwards to when that copy hooked the
+/// allocator first (install.c, `lg_delegate_to`).
+typedef struct lg_delegate {
+    size_t (*freeze)(lg_record **out_records);
+    void (*unfreeze)(lg_record *records);
+    const uintptr_t *(*stack)(uint32_t stack_id, size_t *count);
+    void (*stats)(lg_stats_t *stats);
+    void (*ignore_begin)(void);
+    void (*ignore_end)(void);
+} lg_delegate;
+
+/// Everything CLeakGraphHook keeps, in one place (state.c).
+typedef struct lg_state_t {
+    // Installation (install.c writes, everyone reads).
+    atomic_int installed;
+    atomic_int mode;
+    atomic_uint max_frames;
+    _Atomic(lg_alloc_fn) original_alloc;
+    /// Where `lg_free` sends memory: the C library's `free` (or whatever `free` resolved to before
+    /// the imports were patched).
+    _Atomic(lg_free_fn) next_free;
+    uint32_t runtime_version;
+    uint32_t retain_adapter_replaced;
+    uint32_t free_interception;
+    uint32_t patched_free_imports;
+    /// Set when another copy of LeakGraph owns the hook: the public API forwards to `delegate`.
+    atomic_int delegated;
+    lg_delegate delegate;
+    pthread_mutex_t install_mutex;
+
+    // Counters that belong to no shard.
+    _Atomic uint64_t ignored;
+    _Atomic uint64_t deferred_frees;
+
+    // Threads are dealt shards round robin.
+    atomic_uint next_shard;
+    pthread_key_t thread_key;
+    int thread_key_ready;
+
+    // Frees of tracked objects made by the freezing thread, performed at lg_unfreeze (hook.c).
+    void **deferred;
+    size_t deferred_count;
+    size_t deferred_capacity;
+
+    // The record table (table.c).
+    /// Set once a record exists: before that `lg_free` answers after one load.
+    atomic_int map_active;
+    lg_shard shards[LG_SHARD_COUNT];
+    _Atomic(lg_map_region *) map[LG_MAP_TOP_COUNT];
+
+    // Interned creation stacks (stacks.c).
+    lg_stacks stacks;
+} lg_state_t;
+
+LG_HIDDEN extern lg_state_t lg_state;
+
+/// Entries of the per-thread stack cache (a power of two).
+#define LG_THREAD_STACK_CACHE 64u
+
+/// Per-thread recording state, created at the thread's first recorded allocation.
+typedef struct lg_thread {
+    /// The shard this thread's records go to.
+    uint32_t shard;
+    /// Stack bounds of the thread: a frame-pointer walk stays inside [stack_low, stack_high).
+    uintptr_t stack_low;
+    uintptr_t stack_high;
+    /// The thread's recently interned stacks by hash: allocation sites that repeat (loops,
+    /// recursion) skip the shared table. A hit trusts the 64-bit hash and the frame count; a
+    /// collision could only give an object another site's creation stack, never affect a leak.
+    struct {
+        uint64_t hash;
+        uint32_t count;
+        uint32_t id;
+    } stack_cache[LG_THREAD_STACK_CACHE];
+} lg_thread;
+
+/// Non-zero while the thread's allocations pass through unrecorded (`lg_thread_ignore_begin`, the
+/// hook itself, a freeze).
+LG_HIDDEN extern __thread unsigned lg_tls_ignore __attribute__((tls_model("initial-exec")));
+/// The thread's recording state, or NULL before its first recorded allocation.
+LG_HIDDEN extern __thread lg_thread *lg_tls_thread __attribute__((tls_model("initial-exec")));
+/// Nesting depth of `lg_freeze` on this thread.
+LG_HIDDEN extern __thread unsigned lg_tls_freeze_depth __attribute__((tls_model("initial-exec")));
+/// Whether this thread holds every shard lock (its outermost `lg_freeze` took them).
+LG_HIDDEN extern __thread bool lg_tls_holds_freeze __attribute__((tls_model("initial-exec")));
+
+// MARK: Spin locks (inline: on the fast paths)
+
+/// Waits for a spin lock held by another thread: pause, then yield, then sleep 50 µs at a time
+/// (a freeze can hold a shard lock for the whole heap walk).
 LG_HIDDEN void lg_spin_lock_slow(atomic_int *lock);
 
 static inline void lg_spin_lock(atomic_int *lock) {
@@ -126,66 +228,168 @@ static inline void lg_spin_unlock(atomic_int *lock) {
     atomic_store_explicit(lock, 0, memory_order_release);
 }
 
-/// Whether a tracked object has been deinitialized: `swift_isDeallocating` without the call.
-///
-/// The inline refcount word at +8 (Swift 5+ ABI, 64-bit) has IsDeiniting at bit 32 unless bit 63
-/// (UseSlowRC) says the counts live in a side table, which only the runtime reads. The runtime's own
-/// fast path makes the same test: `bits >= 0 || low 32 bits all ones` (immortal) reads bit 32.
-static inline bool lg_is_dead(void *object) {
-    uint64_t bits = __atomic_load_n((const uint64_t *)object + 1, __ATOMIC_RELAXED);
-    if (LG_LIKELY((int64_t)bits >= 0 || (uint32_t)bits == UINT32_MAX)) {
-        return (bits >> 32) & 1;
+// MARK: table.c — records
+
+/// The address-map entry of `address` without locking: 0 when it is not a tracked object.
+/// One or two dependent loads; safe on any thread at any time.
+static inline uint32_t lg_table_entry(uintptr_t address) {
+    if (LG_UNLIKELY((address & 15u) != 0)) {
+        return 0;
     }
-    return swift_isDeallocating(object);
+    uintptr_t top = address >> LG_MAP_REGION_SHIFT;
+    if (LG_UNLIKELY(top >= LG_MAP_TOP_COUNT)) {
+        return 0;
+    }
+    lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
+    if (region == NULL) {
+        return 0;
+    }
+    return atomic_load_explicit(&region->entries[(address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4],
+                                memory_order_acquire);
 }
 
-/// Releases LeakGraph's unowned reference to a dead object, freeing its memory.
-///
-/// When the refcount word reads "deinitialized, no strong count, one unowned reference, no side
-/// table" (`0x1_0000_0002`, bit 0 aside), that one reference is ours and nothing else can reach the
-/// object, so it is freed exactly as `swift_unownedRelease` would free it (`swift_slowDealloc` with
-/// the class's instance size and alignment mask), minus its atomic decrement. Only class instances
-/// take this path (their metadata holds those sizes); everything else goes through the runtime.
-static inline void lg_release_zombie(void *object) {
-    uint64_t bits = __atomic_load_n((const uint64_t *)object + 1, __ATOMIC_RELAXED);
-    const uintptr_t *metadata = *(const uintptr_t *const *)object;
-    uintptr_t kind = metadata[0];
-    if ((bits & ~(uint64_t)1) == (((uint64_t)1 << 32) | 2) && (kind == 0 || kind > 0x7FF)) {
-        const char *class_metadata = (const char *)metadata;
-        swift_slowDealloc(object, *(const uint32_t *)(class_metadata + 0x18),
-                          *(const uint16_t *)(class_metadata + 0x1C));
-        return;
-    }
-    swift_unownedRelease(object);
+/// The granule index of `address` inside its map region.
+static inline uintptr_t lg_map_granule(uintptr_t address) {
+    return (address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4;
 }
 
-/// Drops a record if its object is gone, releasing what LeakGraph holds; returns whether it did.
-///
-/// Two ways an object goes: it was freed with plain `free()` behind the runtime's back (the
-/// preloaded `free` deferred it and wrote `lg_freed_marker` over its metadata word: free it now), or
-/// it was deinitialized (release LeakGraph's unowned reference). The address-map claim decides who
-/// frees a dead object that is also being freed behind our back at this moment: if the claim is
-/// lost, the other side writes the marker and the next sweep frees it.
-static inline bool lg_reap(void *object) {
-    if (LG_UNLIKELY(__atomic_load_n((const uintptr_t *)object, __ATOMIC_ACQUIRE) == lg_freed_marker)) {
-        __libc_free(object);
-        return true;
+/// The shard an entry names.
+static inline lg_shard *lg_table_shard_of(uint32_t entry) {
+    return &lg_state.shards[entry >> LG_SLOT_BITS];
+}
+
+static inline lg_slot *lg_shard_slot(lg_shard *shard, uint32_t index) {
+    return &shard->chunks[index >> LG_CHUNK_BITS][index & (LG_CHUNK_RECORDS - 1)];
+}
+
+/// Adds to a counter that only the holder of its shard's lock writes: no locked instruction.
+static inline void lg_counter_add(_Atomic uint64_t *counter, int64_t amount) {
+    atomic_store_explicit(counter,
+                          atomic_load_explicit(counter, memory_order_relaxed) + (uint64_t)amount,
+                          memory_order_relaxed);
+}
+
+/// Fills record `index` of `shard` (lock held) and publishes its map entry.
+static inline void lg_table_store(lg_shard *shard, uint32_t shard_index, uint32_t index,
+                                  lg_map_region *region, uintptr_t object, size_t size,
+                                  uint32_t stack_id) {
+    uint64_t stack = stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : stack_id;
+    *lg_shard_slot(shard, index) = ((uint64_t)size << LG_SLOT_STACK_BITS) | stack;
+    uintptr_t granule = lg_map_granule(object);
+    uint32_t page = (uint32_t)(granule / LG_MAP_PAGE_ENTRIES);
+    uint64_t bit = (uint64_t)1 << (page & 63);
+    if (LG_UNLIKELY((atomic_load_explicit(&region->touched[page >> 6], memory_order_relaxed) &
+                     bit) == 0)) {
+        atomic_fetch_or_explicit(&region->touched[page >> 6], bit, memory_order_relaxed);
     }
-    if (!lg_is_dead(object)) {
+    atomic_store_explicit(&region->entries[granule], (shard_index << LG_SLOT_BITS) | (index + 1),
+                          memory_order_release);
+    lg_counter_add(&shard->live, 1);
+    lg_counter_add(&shard->allocations, 1);
+}
+
+/// The insert path that maps memory: a new map region, a new slab chunk (table.c).
+LG_HIDDEN bool lg_table_insert_slow(uint32_t shard, uintptr_t object, size_t size,
+                                    uint32_t stack_id);
+
+/// Adds a record to `shard` (whose lock the caller holds). Returns false when the record could not
+/// be stored (misaligned address, out of memory): the object is then simply not tracked.
+static inline bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, size_t size,
+                                          uint32_t stack_id) {
+    uintptr_t top = object >> LG_MAP_REGION_SHIFT;
+    if (LG_UNLIKELY((object & 15u) != 0 || top >= LG_MAP_TOP_COUNT ||
+                    (size >> (64 - LG_SLOT_STACK_BITS)) != 0)) {
         return false;
     }
-    if (LG_UNLIKELY(!lg_map_claim((uintptr_t)object))) {
-        return false;
+    lg_shard *shard = &lg_state.shards[shard_index];
+    lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
+    if (LG_UNLIKELY(region == NULL || shard->free_head == 0)) {
+        return lg_table_insert_slow(shard_index, object, size, stack_id);
     }
-    lg_release_zombie(object);
+    uint32_t index = shard->free_head - 1;
+    shard->free_head = (uint32_t)*lg_shard_slot(shard, index);
+    lg_table_store(shard, shard_index, index, region, object, size, stack_id);
     return true;
 }
 
-/// Adds to a counter that only one thread writes: a plain load and store, no locked instruction.
-static inline void lg_owner_add(_Atomic uint64_t *counter, uint64_t amount) {
-    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + amount,
-                          memory_order_relaxed);
+/// Removes the record of `object`, whose map entry is `entry`, from its shard (whose lock the
+/// caller holds). Returns false when `object` no longer has that entry.
+static inline bool lg_table_remove_locked(uintptr_t object, uint32_t entry) {
+    lg_map_region *region =
+        atomic_load_explicit(&lg_state.map[object >> LG_MAP_REGION_SHIFT], memory_order_relaxed);
+    _Atomic uint32_t *map_entry = &region->entries[lg_map_granule(object)];
+    if (atomic_load_explicit(map_entry, memory_order_relaxed) != entry) {
+        return false;
+    }
+    lg_shard *shard = lg_table_shard_of(entry);
+    uint32_t index = (entry & LG_SLOT_MASK) - 1;
+    atomic_store_explicit(map_entry, 0, memory_order_release);
+    *lg_shard_slot(shard, index) = shard->free_head;
+    shard->free_head = index + 1;
+    lg_counter_add(&shard->live, -1);
+    lg_counter_add(&shard->frees, 1);
+    return true;
 }
+
+/// Takes every shard lock, in index order.
+LG_HIDDEN void lg_table_lock_all(void);
+/// Releases every shard lock.
+LG_HIDDEN void lg_table_unlock_all(void);
+/// With every shard lock held: a malloc'd array of every record in address order (NULL and 0
+/// when empty or out of memory).
+LG_HIDDEN size_t lg_table_snapshot_locked(lg_record **out_records);
+/// Adds the table's counters to `stats` (relaxed reads).
+LG_HIDDEN void lg_table_stats(lg_stats_t *stats);
+
+// MARK: stacks.c — creation stacks
+
+/// Prepares the stack table. Returns 0, or -1 when out of memory.
+LG_HIDDEN int lg_stacks_init(void);
+/// The id of `frames`, whose hash is `hash` (LG_NO_STACK when the table is full or out of memory).
+/// Lock-free when known.
+LG_HIDDEN uint32_t lg_stack_intern(const uintptr_t *frames, uint32_t count, uint64_t hash);
+
+/// A stack's hash, built one frame at a time while the frames are walked.
+static inline uint64_t lg_stack_hash_add(uint64_t hash, uintptr_t frame) {
+    hash = (hash ^ frame) * 0xBF58476D1CE4E5B9ull;
+    return hash ^ (hash >> 31);
+}
+#define LG_STACK_HASH_SEED 0x9E3779B97F4A7C15ull
+/// Distinct stacks interned.
+LG_HIDDEN uint64_t lg_stack_count(void);
+/// Fork handlers: hold and release the insertion mutex.
+LG_HIDDEN void lg_stacks_lock(void);
+LG_HIDDEN void lg_stacks_unlock(void);
+
+// MARK: hook.c — the paths install.c switches on
+
+/// What `_swift_allocObject` points at once installed.
+LG_HIDDEN void *lg_alloc_hook(const void *metadata, size_t size, size_t align_mask);
+/// Prepares the per-thread key. Returns 0, or -1.
+LG_HIDDEN int lg_hook_init(void);
+/// Fork handlers (registered once by install.c): hold every lock across `fork`.
+LG_HIDDEN void lg_fork_prepare(void);
+LG_HIDDEN void lg_fork_parent(void);
+LG_HIDDEN void lg_fork_child(void);
+
+// MARK: install.c helpers
+
+/// Writes one sentence into `error` (may be NULL).
+LG_HIDDEN void lg_set_error(char *error, size_t error_len, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+// retain_adapter.c (called by install.c only)
+/// Finds `_swift_retain_adapter` in the runtime's symbol table and checks that it can be replaced.
+/// Returns 0 and fills `*slot` or returns non-zero with a sentence in `error`.
+LG_HIDDEN int lg_retain_adapter_prepare(void ***slot, char *error, size_t error_len);
+/// Points the prepared slot at LeakGraph's adapter.
+LG_HIDDEN void lg_retain_adapter_apply(void **slot);
+
+// free_imports.c (called by install.c only)
+/// Points the `free` imports of every loaded module but the C library and the dynamic loader at
+/// `replacement`. Returns the number of imports patched, or -1 with a sentence in `error` when a
+/// module's import could not be made writable.
+LG_HIDDEN int lg_free_imports_patch(lg_free_fn replacement, char *error, size_t error_len);
 
 #endif /* __linux__ */
 

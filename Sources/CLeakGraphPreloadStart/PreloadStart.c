@@ -1,6 +1,8 @@
 // Runs inside the checked program. Written in C because it must run before `main`, before any
 // Swift code of the program, and must not allocate Swift objects before the hook is in place.
+// What it reads and writes is the preload contract (CLeakGraphContract.h).
 #include "CLeakGraphPreloadStart.h"
+#include "CLeakGraphContract.h"
 #include "CLeakGraphHook.h"
 
 #include <fcntl.h>
@@ -9,21 +11,37 @@
 #include <string.h>
 #include <unistd.h>
 
-/// Implemented in Swift (LeakGraphPreload): walks the heap, analyses it and writes the report.
-extern void leakgraph_preload_check(const char *output_path);
+#define LG_STRINGIFY(x) #x
+#define LG_NUMBER_TEXT(x) LG_STRINGIFY(x)
 
 static char lg_output_path[PATH_MAX];
 
 const char *lg_preload_output_path(void) { return lg_output_path[0] ? lg_output_path : NULL; }
 
-/// Writes `message` to `<output>.error` so that `leakgraph run` can report why nothing was checked.
-static void lg_write_error(const char *message) {
-    char path[PATH_MAX + 8];
+/// Writes `message` to `<output><suffix>` (no stdio: this runs before `main`).
+static void lg_write_beside_output(const char *suffix, const char *message) {
+    char path[PATH_MAX + 16];
     size_t length = strlen(lg_output_path);
-    if (length + 7 >= sizeof(path)) return;
+    size_t suffix_length = strlen(suffix);
+    if (length + suffix_length + 1 > sizeof(path)) return;
     memcpy(path, lg_output_path, length);
-    memcpy(path + length, ".error", 7);
+    memcpy(path + length, suffix, suffix_length + 1);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return;
+    ssize_t ignored = write(fd, message, strlen(message));
+    (void)ignored;
+    close(fd);
+}
+
+/// Appends `message` to `<output><suffix>`.
+static void lg_append_beside_output(const char *suffix, const char *message) {
+    char path[PATH_MAX + 16];
+    size_t length = strlen(lg_output_path);
+    size_t suffix_length = strlen(suffix);
+    if (length + suffix_length + 1 > sizeof(path)) return;
+    memcpy(path, lg_output_path, length);
+    memcpy(path + length, suffix, suffix_length + 1);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd < 0) return;
     ssize_t ignored = write(fd, message, strlen(message));
     (void)ignored;
@@ -33,28 +51,23 @@ static void lg_write_error(const char *message) {
 /// Restores the environment the program would have had without `leakgraph run`, so that programs it
 /// starts are neither tracked nor write over this program's report.
 static void lg_restore_environment(void) {
-    const char *original = getenv("LEAKGRAPH_ORIGINAL_LD_PRELOAD");
+    const char *original = getenv(LG_ENV_ORIGINAL_LD_PRELOAD);
     if (original) {
         setenv("LD_PRELOAD", original, 1);
     } else {
         unsetenv("LD_PRELOAD");
     }
-    unsetenv("LEAKGRAPH_ORIGINAL_LD_PRELOAD");
-    unsetenv("LEAKGRAPH_OUTPUT");
-    unsetenv("LEAKGRAPH_FRAMES");
+    unsetenv(LG_ENV_ORIGINAL_LD_PRELOAD);
+    unsetenv(LG_ENV_OUTPUT);
+    unsetenv(LG_ENV_FRAMES);
 }
 
-extern void __libc_free(void *pointer);
-
-/// Interposes `free` for the whole program: a tracked Swift object freed with plain `free()` (not
-/// through the runtime's release, e.g. by CoreFoundation) is deferred until LeakGraph drops its
-/// record, so the tracker never reads memory that was handed out again. Everything else goes
-/// straight to glibc.
+/// Interposes `free` for the whole program: the Swift runtime's deallocation ends here, and so do
+/// the plain `free()`s with which CoreFoundation and compiler helpers release some Swift objects.
+/// `lg_free` drops a tracked object's record before freeing it (so no record names reused memory)
+/// and passes everything else to glibc after one lookup.
 void free(void *pointer) {
-    if (pointer != NULL && lg_free_intercept(pointer)) {
-        return;
-    }
-    __libc_free(pointer);
+    if (pointer != NULL) lg_free(pointer);
 }
 
 static void lg_preload_at_exit(void) {
@@ -62,20 +75,31 @@ static void lg_preload_at_exit(void) {
 }
 
 __attribute__((constructor)) static void lg_preload_start(void) {
-    const char *output = getenv("LEAKGRAPH_OUTPUT");
+    const char *output = getenv(LG_ENV_OUTPUT);
     if (!output || !*output || strlen(output) >= sizeof(lg_output_path)) return;
     strcpy(lg_output_path, output);
-    unsigned frames = LG_DEFAULT_MAX_FRAMES;
-    const char *frames_text = getenv("LEAKGRAPH_FRAMES");
-    if (frames_text && *frames_text) {
-        char *end = NULL;
-        unsigned long value = strtoul(frames_text, &end, 10);
-        if (end && *end == 0 && value <= LG_MAX_FRAMES_LIMIT) frames = (unsigned)value;
+    unsigned frames = LG_FRAMES_DEFAULT;
+    const char *frames_text = getenv(LG_ENV_FRAMES);
+    if (frames_text && !lg_contract_parse_frames(frames_text, &frames)) {
+        lg_write_beside_output(LG_REPORT_ERROR_SUFFIX,
+                               LG_ENV_FRAMES " must be a whole number of frames from 0 to "
+                                   LG_NUMBER_TEXT(LG_FRAMES_LIMIT) ", not '");
+        // The offending value, then the closing quote (no stdio before main).
+        char message[160];
+        size_t used = 0;
+        for (const char *c = frames_text; *c && used < 64; c++) message[used++] = *c;
+        message[used++] = '\'';
+        message[used] = 0;
+        lg_append_beside_output(LG_REPORT_ERROR_SUFFIX, message);
+        lg_restore_environment();
+        lg_output_path[0] = 0;
+        return;
     }
     lg_restore_environment();
     char error[512] = {0};
-    if (lg_install(frames, error, sizeof(error)) != 0) {
-        lg_write_error(error[0] ? error : "the allocation hook could not be installed");
+    if (lg_install_preloaded(frames, error, sizeof(error)) != 0) {
+        lg_write_beside_output(LG_REPORT_ERROR_SUFFIX,
+                               error[0] ? error : "the allocation hook could not be installed");
         lg_output_path[0] = 0;
         return;
     }

@@ -15,15 +15,20 @@ import LeakGraphSymbolication
 public enum LeakChecker {
     /// Installs the allocation hook. Idempotent.
     ///
-    /// - Important: Some code frees Swift objects with plain `free()` (CoreFoundation's temporary URL
-    ///   objects, a failed throwing initializer's existential box). `leakgraph run` preloads a `free()`
-    ///   that defers those frees while the object is tracked; a process that links this library and
-    ///   records without that preloaded library has no such guard, so use it where such frees cannot
-    ///   happen, or run under `leakgraph run` (docs/how-it-works.md).
+    /// The recorder learns of every object's death from `free()`. Under `leakgraph run` the
+    /// preloaded library interposes `free` for the whole process. In-process, this call first points
+    /// the `free` imports of every module loaded now (the Swift runtime, Foundation and
+    /// CoreFoundation, Dispatch, the program itself, …) at the recorder, so that frees behind the
+    /// runtime's back (CoreFoundation's temporary URL objects, a failed throwing initializer's
+    /// existential box) are seen too and no record ever names freed memory.
+    ///
+    /// - Important: Modules loaded with `dlopen` after this call, and code that calls a `free` it
+    ///   found with `dlsym`, are not covered: start recording after loading plugins, or run under
+    ///   `leakgraph run` (docs/how-it-works.md).
     ///
     /// - Parameter maxFrames: return addresses recorded per allocation (0 records no stacks).
     /// - Throws: ``RecorderError`` when the hook cannot be installed safely on this runtime.
-    public static func startRecording(maxFrames: Int = 16) throws {
+    public static func startRecording(maxFrames: Int = Recorder.defaultMaxFrames) throws {
         try Recorder.install(maxFrames: maxFrames)
     }
 

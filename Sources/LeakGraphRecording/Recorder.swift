@@ -4,17 +4,23 @@ import CLeakGraphHook
 ///
 /// After ``install(maxFrames:)`` the Swift runtime's allocator is hooked: each new heap object
 /// (class instance, closure context, box, array/dictionary/set/string storage) is recorded with its
-/// metadata, size and creation stack, and kept as a zombie after `deinit` until the recorder sees it
-/// dead, so a heap walk never reads freed memory. `deinit` still runs on time and `weak` references
-/// still read `nil`.
+/// metadata, size and creation stack until its memory is freed. The recorder learns of each death
+/// from `free()`: under `leakgraph run` the preloaded library interposes `free`; in-process,
+/// installation points the `free` imports of every loaded module at the recorder. `deinit` runs on
+/// time and `weak` references read `nil` exactly as without the recorder; an object deinitialized
+/// but still held by `unowned` references keeps its record until the runtime frees it.
+///
+/// Not covered in-process: modules loaded with `dlopen` after installation, and code that calls a
+/// `free` it found with `dlsym`. Their frees of recorded objects go unseen.
 ///
 /// Linux only (x86_64 and arm64).
 public enum Recorder {
-    /// The number of frames recorded per allocation unless the caller asks otherwise.
-    public static let defaultMaxFrames = Int(LG_DEFAULT_MAX_FRAMES)
+    /// The number of frames recorded per allocation unless the caller asks otherwise
+    /// (`LG_FRAMES_DEFAULT` of the preload contract).
+    public static let defaultMaxFrames = Int(LG_FRAMES_DEFAULT)
 
-    /// The most frames ``install(maxFrames:)`` accepts.
-    public static let maxFramesLimit = Int(LG_MAX_FRAMES_LIMIT)
+    /// The most frames ``install(maxFrames:)`` accepts (`LG_FRAMES_LIMIT`).
+    public static let maxFramesLimit = Int(LG_FRAMES_LIMIT)
 
     /// Installs the allocation hook, recording up to `maxFrames` return addresses per allocation
     /// (0 records no stacks).
@@ -46,12 +52,16 @@ public enum Recorder {
     /// is frozen.
     ///
     /// For the duration of `body`: the current thread's allocations are not recorded (so `body` may
-    /// run any Swift code), other threads that allocate wait, and no tracked object's memory is
-    /// released, so `body` may read the memory of every record. Dead objects are swept before the
-    /// snapshot is taken. The heap is unfrozen when `body` returns or throws. Before installation
-    /// the snapshot is empty.
+    /// run any Swift code), other threads that allocate or free a recorded object wait, and the
+    /// current thread's own frees of recorded objects are deferred until `body` returns — so no
+    /// recorded object's memory is freed and `body` may read the memory of every record. The heap
+    /// is unfrozen when `body` returns or throws. Before installation the snapshot is empty.
     ///
-    /// `body` must not wait for another thread that may allocate: that thread waits for `body`.
+    /// A record whose object was deinitialized but is still held by `unowned` references stays in
+    /// the snapshot (its memory is valid); `swift_isDeallocating` tells it from a live object.
+    ///
+    /// `body` must not wait for another thread that may allocate or release an object: that thread
+    /// waits for `body`.
     ///
     /// - Complexity: O(*n* log *n*) for *n* tracked objects, plus `body`.
     public static func withFrozenHeap<R>(

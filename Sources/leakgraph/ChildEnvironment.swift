@@ -1,15 +1,17 @@
+import CLeakGraphContract
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The environment `leakgraph run` gives the checked program: its own, plus the preload contract.
 ///
-/// The contract with `libLeakGraphPreload.so`:
+/// The contract with `libLeakGraphPreload.so` (names from `CLeakGraphContract.h`):
 /// - `LD_PRELOAD`: the library's absolute path, before any value already there (`:`-separated);
-/// - `LEAKGRAPH_ORIGINAL_LD_PRELOAD`: the previous `LD_PRELOAD`, absent when there was none;
-/// - `LEAKGRAPH_OUTPUT`: where the library writes the JSON report at exit (and `<that>.error` when it
-///   cannot install its hook);
-/// - `LEAKGRAPH_FRAMES`: how many creation-stack frames to record.
+/// - `LG_ENV_ORIGINAL_LD_PRELOAD`: the previous `LD_PRELOAD`, absent when there was none;
+/// - `LG_ENV_OUTPUT`: where the library writes the JSON report at exit (see ``ReportWorkspace`` for
+///   the files beside it);
+/// - `LG_ENV_FRAMES`: how many creation-stack frames to record.
 struct ChildEnvironment: Equatable {
     /// The variables, in no particular order.
     var variables: [String: String]
@@ -23,9 +25,9 @@ struct ChildEnvironment: Equatable {
         } else {
             variables["LD_PRELOAD"] = preloadLibrary
         }
-        variables["LEAKGRAPH_ORIGINAL_LD_PRELOAD"] = original
-        variables["LEAKGRAPH_OUTPUT"] = reportPath
-        variables["LEAKGRAPH_FRAMES"] = String(frames)
+        variables[LG_ENV_ORIGINAL_LD_PRELOAD] = original
+        variables[LG_ENV_OUTPUT] = reportPath
+        variables[LG_ENV_FRAMES] = String(frames)
         self.variables = variables
     }
 

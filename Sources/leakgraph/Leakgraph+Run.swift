@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLeakGraphContract
 import Foundation
 import LeakGraphReport
 import LeakGraphSymbolication
@@ -30,16 +31,16 @@ extension Leakgraph {
                 """
         )
 
-        /// The number of creation-stack frames recorded when `--frames` is not given.
-        static let defaultFrames = 16
-        /// The accepted range of `--frames` (the hook records at most 64 frames, `LG_MAX_FRAMES_LIMIT`).
-        static let framesRange = 0...64
+        /// The number of creation-stack frames recorded when `--frames` is not given (`LG_FRAMES_DEFAULT`).
+        static let defaultFrames = Int(LG_FRAMES_DEFAULT)
+        /// The accepted range of `--frames` (the hook records at most `LG_FRAMES_LIMIT` frames).
+        static let framesRange = 0...Int(LG_FRAMES_LIMIT)
 
         /// Where the report goes (`--json`, `--text`, `--dot`, `--svg`, `--html`).
         @OptionGroup var outputs: OutputOptions
 
         /// How many creation-stack frames the preload library records per object (`LEAKGRAPH_FRAMES`).
-        @Option(help: ArgumentHelp("Creation-stack frames to record per object (0–64; 0 records none).", valueName: "n"))
+        @Option(help: ArgumentHelp("Creation-stack frames to record per object (0–\(LG_FRAMES_LIMIT); 0 records none).", valueName: "n"))
         var frames: Int = Run.defaultFrames
 
         /// The program and its arguments, passed to it exactly.

@@ -1,3 +1,5 @@
+import CLeakGraphContract
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +9,7 @@ enum PreloadLibraryLocator {
     /// The file name SwiftPM gives the `LeakGraphPreload` dynamic-library product.
     static let fileName = "libLeakGraphPreload.so"
     /// The environment variable that overrides where the library is looked for.
-    static let overrideVariable = "LEAKGRAPH_PRELOAD_LIBRARY"
+    static let overrideVariable = LG_ENV_PRELOAD_LIBRARY
 
     /// The absolute path of the preload library: `$LEAKGRAPH_PRELOAD_LIBRARY` when set, else
     /// `libLeakGraphPreload.so` beside the running `leakgraph` executable (found through `/proc/self/exe`).

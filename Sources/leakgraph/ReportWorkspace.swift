@@ -1,3 +1,4 @@
+import CLeakGraphContract
 import Foundation
 
 /// The fresh temporary directory where the preloaded library leaves its results for `leakgraph run`.
@@ -5,10 +6,11 @@ struct ReportWorkspace {
     /// The directory, created by ``create()`` and owned by this run.
     let directory: String
 
-    /// Where the preload library writes the JSON report (`LEAKGRAPH_OUTPUT`).
+    /// Where the preload library writes the JSON report (`LG_ENV_OUTPUT`).
     var reportPath: String { directory + "/report.json" }
-    /// Where the preload library writes its one-sentence reason when it cannot install the hook.
-    var refusalPath: String { reportPath + ".error" }
+    /// Where the preload library writes its one-sentence reason when it cannot check the program
+    /// (the hook refused, `LG_ENV_FRAMES` was invalid, the report could not be written).
+    var refusalPath: String { reportPath + LG_REPORT_ERROR_SUFFIX }
 
     /// What the preload library left behind.
     enum Outcome: Equatable {

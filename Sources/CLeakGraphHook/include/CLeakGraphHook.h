@@ -1,20 +1,28 @@
 // CLeakGraphHook: the record stage of LeakGraph.
 //
 // Replaces the Swift runtime's `_swift_allocObject` function pointer with a hook that records every
-// Swift heap allocation (object, metadata, size, creation stack) and keeps the object's memory alive
-// after `deinit` as a "zombie" (an unowned retain), so that a heap walk never reads freed memory.
-// Dead zombies are released in amortized O(1) per allocation: each thread appends to its own small
-// nursery, swept when full; survivors move to a shared table that is swept when it has doubled.
+// Swift heap allocation (object, metadata, size, creation stack), and learns of each tracked
+// object's death from `free()`: the runtime's deallocation ends in the C library's `free`, and
+// CoreFoundation frees some Swift objects with plain `free()`. A free of a tracked object drops its
+// record before the memory is really freed, so no record ever names reused memory; while a check
+// is in progress (`lg_freeze` … `lg_unfreeze`) such frees wait, so a heap walk never reads freed
+// memory.
+//
+// `free` is seen in one of two ways: `libLeakGraphPreload.so` interposes `free` for the whole
+// process and calls `lg_free`; a program that links LeakGraph and calls `lg_install` gets the
+// `free` imports (GOT entries) of its loaded modules pointed at `lg_free`.
 //
 // Linux only (x86_64 and arm64); elsewhere `lg_install` refuses with LG_ERR_UNSUPPORTED_PLATFORM.
 // Every exported symbol is prefixed `lg_`. Nothing here calls Swift, stdio or anything that can
-// allocate a Swift object from inside the hook.
+// allocate a Swift object from inside the hooks.
 
 #ifndef CLEAKGRAPHHOOK_H
 #define CLEAKGRAPHHOOK_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "CLeakGraphContract.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,10 +44,10 @@ typedef struct lg_record {
 #define LG_NO_STACK UINT32_MAX
 
 /// The number of frames recorded per allocation when the caller has no preference.
-#define LG_DEFAULT_MAX_FRAMES 16u
+#define LG_DEFAULT_MAX_FRAMES ((unsigned)LG_FRAMES_DEFAULT)
 
 /// The largest number of frames `lg_install` accepts.
-#define LG_MAX_FRAMES_LIMIT 64u
+#define LG_MAX_FRAMES_LIMIT ((unsigned)LG_FRAMES_LIMIT)
 
 /// Result codes of `lg_install` and `lg_install_mode`. Zero is success.
 typedef enum lg_status {
@@ -50,12 +58,13 @@ typedef enum lg_status {
     /// The Swift runtime's hook points (`_swift_allocObject`, `swift_retain`, ...) were not found:
     /// no Swift runtime is loaded, or it is linked statically without exported symbols.
     LG_ERR_RUNTIME_NOT_FOUND = 2,
-    /// The Swift runtime was found but cannot be hooked safely (unknown version, or the 6.3
-    /// retain-adapter workaround cannot be applied).
+    /// The Swift runtime was found but cannot be hooked safely (unknown version, the 6.3
+    /// retain-adapter workaround cannot be applied, or `free` cannot be intercepted).
     LG_ERR_UNSUPPORTED_RUNTIME = 3,
     /// An argument is out of range (`max_frames` above `LG_MAX_FRAMES_LIMIT`, unknown mode).
     LG_ERR_INVALID_ARGUMENT = 4,
-    /// Already installed in a different mode.
+    /// Already installed in a different mode, or the allocator is already hooked by someone else
+    /// (for example another copy of LeakGraph).
     LG_ERR_CONFLICT = 5,
     /// Memory for the hook's tables could not be allocated.
     LG_ERR_OUT_OF_MEMORY = 6,
@@ -64,14 +73,24 @@ typedef enum lg_status {
 /// What the hook does with each allocation. Only `LG_MODE_TRACK` is meant for leak checking; the
 /// other two exist so that a benchmark can measure the cost of each layer.
 typedef enum lg_mode {
-    /// Record, keep as a zombie until dead, release dead zombies. What `lg_install` uses.
+    /// Record every allocation until its memory is freed. What `lg_install` uses.
     LG_MODE_TRACK = 0,
-    /// Capture and intern the stack and append to the nursery, then discard: no zombies, nothing
-    /// survives to `lg_freeze`. Benchmark only.
+    /// Capture and intern the stack, then discard: nothing is stored, nothing survives to
+    /// `lg_freeze`. Benchmark only.
     LG_MODE_RECORD_ONLY = 1,
     /// Call the original allocator and return. Benchmark only.
     LG_MODE_PASS_THROUGH = 2,
 } lg_mode;
+
+/// How frees of tracked objects reach LeakGraph (`lg_stats_t.free_interception`).
+typedef enum lg_free_interception {
+    /// Not installed yet.
+    LG_FREE_NOT_INTERCEPTED = 0,
+    /// A preloaded library interposes `free` for the whole process (`leakgraph run`).
+    LG_FREE_PRELOADED = 1,
+    /// The `free` imports (GOT entries) of the modules loaded at installation point at `lg_free`.
+    LG_FREE_PATCHED_IMPORTS = 2,
+} lg_free_interception;
 
 /// Counters describing the hook's work so far (`lg_stats`). Read without stopping other threads,
 /// so the figures are approximate while other threads allocate.
@@ -80,24 +99,34 @@ typedef struct lg_stats_t {
     uint64_t allocations;
     /// Allocations that passed through unrecorded because their thread was ignored.
     uint64_t ignored;
-    /// Records held now: live objects plus dead ones not yet swept.
+    /// Records held now: objects allocated and not yet freed.
     uint64_t records;
-    /// Zombies found dead and released (their memory freed).
-    uint64_t zombies_released;
+    /// Frees of tracked objects seen (each dropped its record).
+    uint64_t tracked_frees;
+    /// Of those, frees made by the thread holding a freeze, performed at `lg_unfreeze`.
+    uint64_t deferred_frees;
     /// Distinct creation stacks interned.
     uint64_t stacks;
-    /// Per-thread nursery sweeps.
-    uint64_t nursery_sweeps;
-    /// Sweeps of the shared table of survivors.
-    uint64_t table_sweeps;
+    /// Bytes the hook holds for its records now: record slabs and the touched pages of the
+    /// address map (creation stacks not included).
+    uint64_t record_bytes;
     /// The Swift runtime's version as `major << 16 | minor << 8 | patch` (0 before install).
     uint32_t runtime_version;
     /// 1 when the Swift 6.3 retain-adapter workaround is in place.
     uint32_t retain_adapter_replaced;
+    /// An `lg_free_interception`.
+    uint32_t free_interception;
+    /// With LG_FREE_PATCHED_IMPORTS: how many `free` imports were pointed at `lg_free`.
+    uint32_t patched_free_imports;
 } lg_stats_t;
 
 /// Installs the allocation hook in `LG_MODE_TRACK`, recording up to `max_frames` return addresses
 /// per allocation (0 records no stacks).
+///
+/// Unless a preloaded library already sends every `free` to `lg_free` (see
+/// `lg_install_preloaded`), this first points the `free` imports of every loaded module (except the
+/// C library and the dynamic loader) at `lg_free`. Modules loaded later and `free` reached through
+/// `dlsym` are not covered.
 ///
 /// Returns 0 (LG_OK) on success, including when already installed in this mode (then only
 /// `max_frames` is updated). Otherwise returns an `lg_status`, writes one sentence saying why into
@@ -105,12 +134,22 @@ typedef struct lg_stats_t {
 /// Safe to call from any thread; never crashes the program on an unsupported runtime.
 int lg_install(unsigned max_frames, char *error, size_t error_len);
 
+/// Like `lg_install`, for a preloaded library whose own `free` calls `lg_free` for the whole
+/// process: no import is patched.
+int lg_install_preloaded(unsigned max_frames, char *error, size_t error_len);
+
 /// Like `lg_install` with an explicit `mode`; installing again in a different mode fails with
 /// LG_ERR_CONFLICT. Exists for benchmarks.
 int lg_install_mode(unsigned max_frames, lg_mode mode, char *error, size_t error_len);
 
 /// Returns 1 once `lg_install` has succeeded, otherwise 0.
 int lg_is_installed(void);
+
+/// `free` with LeakGraph's bookkeeping: when `pointer` is a tracked object its record is dropped
+/// first (waiting while another thread holds a freeze; deferred to `lg_unfreeze` when the calling
+/// thread holds it), then the memory is freed with the C library's `free`. Any other pointer goes
+/// straight through after one lock-free lookup. Safe on any thread, before and after installation.
+void lg_free(void *pointer);
 
 /// From now on the calling thread's allocations pass through unrecorded. Nestable: each call must
 /// be balanced by `lg_thread_ignore_end`.
@@ -121,30 +160,24 @@ void lg_thread_ignore_end(void);
 
 /// Stops the world of recording and returns a snapshot of every live tracked object.
 ///
-/// Ignores the calling thread's allocations, takes every lock of the allocation table (other
-/// threads that allocate block until `lg_unfreeze`), moves every nursery into the table, releases
-/// every dead zombie, and stores in `*out_records` a malloc'd array of the remaining records,
-/// sorted by object address, whose count it returns. Until `lg_unfreeze` no zombie is released, so
-/// the memory of every returned object may be read. Returns 0 with `*out_records` NULL when not
-/// installed or out of memory. A nested call on the same thread returns a fresh copy of the same
-/// snapshot. Every call must be balanced by `lg_unfreeze`.
+/// Ignores the calling thread's allocations and takes every lock of the record table: until
+/// `lg_unfreeze`, other threads that allocate or free a tracked object wait, and the calling
+/// thread's own frees of tracked objects are deferred. So the memory of every returned object may
+/// be read until `lg_unfreeze`. Stores in `*out_records` a malloc'd array of the records, sorted by
+/// object address, whose count it returns. Returns 0 with `*out_records` NULL when not installed or
+/// out of memory. A nested call on the same thread returns a fresh copy of the same snapshot. Every
+/// call must be balanced by `lg_unfreeze`.
 size_t lg_freeze(lg_record **out_records);
 
-/// Frees `records` (from `lg_freeze`, may be NULL) and, at the outermost level, releases the locks
-/// taken by `lg_freeze` and stops ignoring the calling thread.
+/// Frees `records` (from `lg_freeze`, may be NULL) and, at the outermost level, performs the frees
+/// deferred during the freeze, releases the locks taken by `lg_freeze` and stops ignoring the
+/// calling thread.
 void lg_unfreeze(lg_record *records);
 
 /// The return addresses of stack `stack_id`, innermost first, with their number in `*count`.
 /// Valid for the life of the process. Returns NULL with `*count` 0 for `LG_NO_STACK` or an unknown
 /// id.
 const uintptr_t *lg_stack(uint32_t stack_id, size_t *count);
-
-/// For a preloaded `free()` wrapper: returns 1 when `pointer` is an object LeakGraph tracks (freed
-/// with plain `free()` behind the Swift runtime's back, as CoreFoundation and some compiler-emitted
-/// helpers do). The free is then deferred — the caller must not free the block — and the memory is
-/// released when the tracker drops the record, so no record ever names reused memory. Returns 0 for
-/// every other pointer, which the caller frees as usual. Safe on any thread, lock-free.
-int lg_free_intercept(void *pointer);
 
 /// Fills `stats` with the hook's counters.
 void lg_stats(lg_stats_t *stats);

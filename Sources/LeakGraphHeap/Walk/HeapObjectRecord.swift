@@ -1,7 +1,7 @@
 /// One recorded heap allocation, as the heap walk needs it.
 ///
 /// The recorder guarantees that the memory of every record stays mapped for the whole walk (tracked
-/// objects are kept as zombies), so the walk may read any recorded object.
+/// frees of tracked objects wait while the heap is frozen), so the walk may read any recorded object.
 public struct HeapObjectRecord: Sendable, Hashable {
     /// The object's address.
     public var address: UInt
