@@ -1,7 +1,7 @@
 import LeakGraphModel
 
 /// The JSON writer behind ``LeakReport/jsonData(prettyPrinted:)``: the report's fields written straight
-/// into UTF-8 bytes, in schema order, without the `Encoder` machinery.
+/// into UTF-8 bytes, each object's keys in byte order, without the `Encoder` machinery.
 ///
 /// It writes the same document as the `Codable` conformance (`encode(to:)` with `.sortedKeys` and
 /// `.withoutEscapingSlashes`), which stays for reports encoded inside other values: the same keys,
@@ -69,7 +69,8 @@ extension LeakReport {
     private func estimatedJSONSize(prettyPrinted: Bool) -> Int {
         let scale = prettyPrinted ? 2 : 1
         let perLeak = schemaVersion >= 2 ? 180 : 180 + 100 * (leaks.first?.backtrace.count ?? 0)
-        return 4096 + scale * (leaks.count * perLeak + references.count * 150 + cycles.count * 200)
+        let cycleIDs = cycles.reduce(0) { $0 + $1.members.count + $1.holds.count }
+        return 4096 + scale * (leaks.count * perLeak + references.count * 150 + cycles.count * 200 + cycleIDs * 8)
     }
 
     /// The distinct backtraces of version 2's `stacks` table, numbered in order of first appearance, and
@@ -80,6 +81,7 @@ extension LeakReport {
         /// For each leak, in order, its backtrace's index in ``stacks``.
         var stackOfLeak: [Int?] = []
 
+        /// Numbers the backtraces of `leaks` in order of first appearance.
         init(_ leaks: [Leak]) {
             var index: [[Frame]: Int] = [:]
             stackOfLeak.reserveCapacity(leaks.count)

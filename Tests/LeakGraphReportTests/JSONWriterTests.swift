@@ -21,8 +21,10 @@ struct JSONWriterTests {
         ("escapes and non-ASCII, version 1", WriterFixtures.version1(WriterFixtures.escapes)),
     ]
 
+    /// The names of ``reports``: the test arguments.
     static let names = reports.map(\.0)
 
+    /// The report called `name` in ``reports``.
     static func report(named name: String) throws -> LeakReport {
         try #require(reports.first { $0.0 == name }?.1)
     }
