@@ -12,9 +12,9 @@ extension LeakReport {
     /// as the schema says, rather than left out.
     ///
     /// The document is the one `JSONEncoder` makes of the `Codable` conformance with `.sortedKeys` and
-    /// `.withoutEscapingSlashes` (and `.prettyPrinted` when asked), written directly by a dedicated writer
-    /// (LeakReport+JSONWriter.swift), 12–19 times faster (docs/performance.md). The conformance stays for reports encoded inside
-    /// other `Codable` values.
+    /// `.withoutEscapingSlashes` (and `.prettyPrinted` when asked), written directly by a dedicated
+    /// writer (LeakReport+JSONWriter.swift), 12–19 times faster (docs/performance.md). The conformance
+    /// stays for reports encoded inside other `Codable` values.
     ///
     /// - Parameter prettyPrinted: Indent the output for people (the default) or write it on one line.
     /// - Throws: Nothing today; kept throwing so callers need not change if a future field can fail.
