@@ -1,0 +1,371 @@
+import LeakGraphModel
+
+/// The JSON writer behind ``LeakReport/jsonData(prettyPrinted:)``: the report's fields written straight
+/// into UTF-8 bytes, each object's keys in byte order, without the `Encoder` machinery.
+///
+/// It writes the same document as the `Codable` conformance (`encode(to:)` with `.sortedKeys` and
+/// `.withoutEscapingSlashes`), which stays for reports encoded inside other values: the same keys,
+/// each object's keys in byte order, `null` for an absent leak `cycle` or `stack` and a frame's unknown
+/// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`
+/// and `knownLibraryLeak`, a suspect's `reference`, a dictionary step's `key`) left out. Schema version 2
+/// and later write the `stacks` table; version 1 a `backtrace` per leak. The tests hold it to
+/// `JSONEncoder`'s output, document for document.
+extension LeakReport {
+    /// The report as JSON UTF-8 bytes.
+    /// - Complexity: O(size of the report); each leak's backtrace is hashed at most once, and not at all
+    ///   when it shares storage with the previous leak's.
+    func jsonBytes(prettyPrinted: Bool) -> [UInt8] {
+        let stackTable = schemaVersion >= 2 ? StackTable(leaks) : nil
+        var json = JSONText(prettyPrinted: prettyPrinted, capacity: estimatedJSONSize(prettyPrinted: prettyPrinted))
+        json.openObject()
+        json.key("cycles")
+        json.openArray()
+        for cycle in cycles {
+            json.element()
+            json.write(cycle)
+        }
+        json.closeArray()
+        json.key("diagnostics")
+        json.openArray()
+        for diagnostic in diagnostics {
+            json.element()
+            json.write(diagnostic)
+        }
+        json.closeArray()
+        json.key("leaks")
+        json.openArray()
+        for (position, leak) in leaks.enumerated() {
+            json.element()
+            json.write(leak, backtrace: stackTable.map { .stack($0.stackOfLeak[position]) } ?? .inline)
+        }
+        json.closeArray()
+        json.key("program")
+        json.write(program)
+        json.key("references")
+        json.openArray()
+        for reference in references {
+            json.element()
+            json.write(reference)
+        }
+        json.closeArray()
+        json.key("schemaVersion")
+        json.integer(schemaVersion)
+        if let stackTable {
+            json.key("stacks")
+            json.openArray()
+            for stack in stackTable.stacks {
+                json.element()
+                json.write(stack)
+            }
+            json.closeArray()
+        }
+        json.key("summary")
+        json.write(summary)
+        json.closeObject()
+        return json.bytes
+    }
+
+    /// A generous guess of the document's size, so the buffer rarely grows.
+    private func estimatedJSONSize(prettyPrinted: Bool) -> Int {
+        let scale = prettyPrinted ? 2 : 1
+        let perLeak = schemaVersion >= 2 ? 180 : 180 + 100 * (leaks.first?.backtrace.count ?? 0)
+        let cycleIDs = cycles.reduce(0) { $0 + $1.members.count + $1.holds.count }
+        return 4096 + scale * (leaks.count * perLeak + references.count * 150 + cycles.count * 200 + cycleIDs * 8)
+    }
+
+    /// The distinct backtraces of version 2's `stacks` table, numbered in order of first appearance, and
+    /// each leak's index into it (`nil` for an empty backtrace) — the numbering `encode(to:)` gives.
+    private struct StackTable {
+        /// The distinct non-empty backtraces, in order of first appearance.
+        var stacks: [[Frame]] = []
+        /// For each leak, in order, its backtrace's index in ``stacks``.
+        var stackOfLeak: [Int?] = []
+
+        /// Numbers the backtraces of `leaks` in order of first appearance.
+        init(_ leaks: [Leak]) {
+            var index: [[Frame]: Int] = [:]
+            stackOfLeak.reserveCapacity(leaks.count)
+            // Leaks made at one site share one array; `==` on arrays sharing storage compares no frames.
+            var previous: (backtrace: [Frame], stack: Int)?
+            for leak in leaks {
+                let backtrace = leak.backtrace
+                guard !backtrace.isEmpty else {
+                    stackOfLeak.append(nil)
+                    continue
+                }
+                if let previous, previous.backtrace == backtrace {
+                    stackOfLeak.append(previous.stack)
+                    continue
+                }
+                let stack: Int
+                if let known = index[backtrace] {
+                    stack = known
+                } else {
+                    stack = stacks.count
+                    index[backtrace] = stack
+                    stacks.append(backtrace)
+                }
+                stackOfLeak.append(stack)
+                previous = (backtrace, stack)
+            }
+        }
+    }
+}
+
+/// How a leak's creation backtrace is written.
+private enum BacktraceForm {
+    /// Version 1: the frames themselves, as `backtrace`.
+    case inline
+    /// Version 2: `stack`, the index of the frames in the `stacks` table, or `null` for no frames.
+    case stack(Int?)
+}
+
+extension JSONText {
+    /// Writes a leak, its backtrace in the given form.
+    fileprivate mutating func write(_ leak: LeakReport.Leak, backtrace form: BacktraceForm) {
+        openObject()
+        key("address")
+        string(leak.address)
+        if case .inline = form {
+            key("backtrace")
+            write(leak.backtrace)
+        }
+        key("cycle")
+        integer(leak.cycle)
+        key("id")
+        integer(leak.id)
+        key("kind")
+        string(leak.kind)
+        if let proof = leak.proof {
+            key("proof")
+            openObject()
+            key("inEdges")
+            write(proof.inEdges)
+            key("retainCount")
+            integer(proof.retainCount)
+            closeObject()
+        }
+        key("retainCount")
+        integer(leak.retainCount)
+        key("size")
+        integer(leak.size)
+        if case .stack(let stack) = form {
+            key("stack")
+            integer(stack)
+        }
+        key("type")
+        string(leak.type)
+        closeObject()
+    }
+
+    /// Writes a backtrace: an array of frames, unknown `file` and `line` as `null`.
+    fileprivate mutating func write(_ backtrace: [LeakReport.Frame]) {
+        openArray()
+        for frame in backtrace {
+            element()
+            openObject()
+            key("file")
+            string(frame.file)
+            key("function")
+            string(frame.function)
+            key("line")
+            integer(frame.line)
+            closeObject()
+        }
+        closeArray()
+    }
+
+    /// Writes an array of integers.
+    fileprivate mutating func write(_ numbers: [Int]) {
+        openArray()
+        for number in numbers {
+            element()
+            integer(number)
+        }
+        closeArray()
+    }
+
+    /// Writes a root cycle; absent optional fields are left out, as the synthesized encoding does.
+    fileprivate mutating func write(_ cycle: LeakReport.Cycle) {
+        openObject()
+        if let fingerprint = cycle.fingerprint {
+            key("fingerprint")
+            string(fingerprint)
+        }
+        if let heldCycles = cycle.heldCycles {
+            key("heldCycles")
+            openArray()
+            for held in heldCycles {
+                element()
+                write(held)
+            }
+            closeArray()
+        }
+        key("holds")
+        write(cycle.holds)
+        key("id")
+        integer(cycle.id)
+        if let knownLibraryLeak = cycle.knownLibraryLeak {
+            key("knownLibraryLeak")
+            string(knownLibraryLeak)
+        }
+        key("members")
+        write(cycle.members)
+        if let suspect = cycle.suspect {
+            key("suspect")
+            openObject()
+            key("from")
+            integer(suspect.from)
+            key("hint")
+            string(suspect.hint)
+            key("label")
+            string(suspect.label)
+            key("reason")
+            string(suspect.reason)
+            if let reference = suspect.reference {
+                key("reference")
+                integer(reference)
+            }
+            key("to")
+            integer(suspect.to)
+            closeObject()
+        }
+        closeObject()
+    }
+
+    /// Writes a walk diagnostic.
+    fileprivate mutating func write(_ diagnostic: WalkDiagnostic) {
+        openObject()
+        key("objectCount")
+        integer(diagnostic.objectCount)
+        key("reason")
+        string(diagnostic.reason)
+        key("typeName")
+        string(diagnostic.typeName)
+        closeObject()
+    }
+
+    /// Writes the program description.
+    fileprivate mutating func write(_ program: LeakReport.Program) {
+        openObject()
+        key("arguments")
+        openArray()
+        for argument in program.arguments {
+            element()
+            string(argument)
+        }
+        closeArray()
+        key("exitStatus")
+        integer(program.exitStatus)
+        key("path")
+        string(program.path)
+        closeObject()
+    }
+
+    /// Writes the totals.
+    fileprivate mutating func write(_ summary: LeakReport.Summary) {
+        openObject()
+        key("leakedBytes")
+        integer(summary.leakedBytes)
+        key("leakedObjects")
+        integer(summary.leakedObjects)
+        key("liveObjects")
+        integer(summary.liveObjects)
+        key("rootCycles")
+        integer(summary.rootCycles)
+        key("trackedObjects")
+        integer(summary.trackedObjects)
+        closeObject()
+    }
+
+    /// Writes a reference with both its `label` (the path's text) and its `path` (the steps).
+    fileprivate mutating func write(_ reference: LeakReport.LeakReference) {
+        openObject()
+        key("from")
+        integer(reference.from)
+        key("label")
+        string(reference.label)
+        key("ownership")
+        string(reference.ownership.rawValue)
+        key("path")
+        openArray()
+        for step in reference.path.steps {
+            element()
+            write(step)
+        }
+        closeArray()
+        key("to")
+        integer(reference.to)
+        closeObject()
+    }
+
+    /// Writes one path step as `{"kind": …}` plus that kind's fields, keys in byte order.
+    fileprivate mutating func write(_ step: PathStep) {
+        openObject()
+        switch step {
+        case .property(let name): kindAndName("property", name)
+        case .tupleElement(let name): kindAndName("tupleElement", name)
+        case .enumCase(let name): kindAndName("enumCase", name)
+        case .optionalPayload: kind("optionalPayload")
+        case .indirectPayload: kind("indirectPayload")
+        case .existentialValue(let type):
+            kind("existentialValue")
+            key("type")
+            string(type)
+        case .existentialBox(let existential, let type):
+            key("existential")
+            string(existential)
+            kind("existentialBox")
+            key("type")
+            string(type)
+        case .element(let index): indexAndKind(index, "element")
+        case .dictionaryKey(let dictionaryKey): keyAndKind(dictionaryKey, "dictionaryKey")
+        case .dictionaryValue(let dictionaryKey): keyAndKind(dictionaryKey, "dictionaryValue")
+        case .setMember: kind("setMember")
+        case .closureContext: kind("closureContext")
+        case .capture(let index): indexAndKind(index, "capture")
+        case .captureBox: kind("captureBox")
+        case .boxValue: kind("boxValue")
+        case .errorValue: kind("errorValue")
+        case .storage: kind("storage")
+        case .label(let text):
+            kind("label")
+            key("text")
+            string(text)
+        }
+        closeObject()
+    }
+
+    /// A step's `kind` member.
+    private mutating func kind(_ name: String) {
+        key("kind")
+        string(name)
+    }
+
+    /// A step's `kind` and `name` members.
+    private mutating func kindAndName(_ kindName: String, _ name: String) {
+        kind(kindName)
+        key("name")
+        string(name)
+    }
+
+    /// A step's `index` and `kind` members.
+    private mutating func indexAndKind(_ index: Int, _ kindName: String) {
+        key("index")
+        integer(index)
+        kind(kindName)
+    }
+
+    /// A dictionary step: its `key` object (`kind`, `text`) when the key could be shown, then its `kind`.
+    private mutating func keyAndKind(_ dictionaryKey: DictionaryKey?, _ kindName: String) {
+        if let dictionaryKey {
+            key("key")
+            openObject()
+            kind(dictionaryKey.kind.rawValue)
+            key("text")
+            string(dictionaryKey.text)
+            closeObject()
+        }
+        kind(kindName)
+    }
+}
