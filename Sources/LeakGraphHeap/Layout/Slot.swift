@@ -48,8 +48,6 @@ final class EnumPlan {
     let isOptional: Bool
     /// Payload cases in tag order (payload cases come first in an enum's tag numbering).
     let payloadCases: [EnumCase]
-    /// When the enum is a single strong class reference (`Optional<SomeClass>`), read the word directly.
-    let singleReference: Bool
 
     struct EnumCase {
         let name: String
@@ -57,11 +55,10 @@ final class EnumPlan {
         let slots: [Slot]
     }
 
-    init(metadata: UnsafeRawPointer, size: Int, isOptional: Bool, payloadCases: [EnumCase], singleReference: Bool) {
+    init(metadata: UnsafeRawPointer, size: Int, isOptional: Bool, payloadCases: [EnumCase]) {
         self.metadata = metadata
         self.size = size
         self.isOptional = isOptional
         self.payloadCases = payloadCases
-        self.singleReference = singleReference
     }
 }

@@ -201,14 +201,17 @@ final class ValueLayouts {
             return [Slot(offset: 0, path: .empty, content: .unreadable("enum payload cases do not match its descriptor"))]
         }
         if cases.allSatisfy({ $0.slots.isEmpty }) { return [] }
-        var single = false
         if cases.count == 1, witnesses.size == 8, cases[0].slots.count == 1, !cases[0].isIndirect,
             case .reference(.strong) = cases[0].slots[0].content, cases[0].slots[0].offset == 0
         {
-            single = true
+            // The enum is a single strong class reference (`Optional<SomeClass>`, or a payload struct with
+            // one class field): its word is the pointer, and every other case is zero or a small extra
+            // inhabitant that names no object. Read it as a plain reference slot, its path fixed here once
+            // (`next` → `.optionalPayload`; `t` → `.optionalPayload` → `inner`), so the walk allocates nothing.
+            let caseStep: PathStep = isOptional ? .optionalPayload : .enumCase(cases[0].name)
+            return [Slot(offset: 0, path: cases[0].slots[0].path.prepending(caseStep), content: .reference(.strong))]
         }
-        let plan = EnumPlan(
-            metadata: metadata, size: witnesses.size, isOptional: isOptional, payloadCases: cases, singleReference: single)
+        let plan = EnumPlan(metadata: metadata, size: witnesses.size, isOptional: isOptional, payloadCases: cases)
         return [Slot(offset: 0, path: .empty, content: .enumeration(plan))]
     }
 

@@ -131,16 +131,6 @@ struct ReferenceScanner {
     }
 
     private func scanEnum(_ plan: EnumPlan, at address: UnsafeRawPointer, path: ReferencePath, found: Found) {
-        if plan.singleReference {
-            let target = address.word()
-            if target != 0 {
-                // The payload's own path matters: `Optional<Wrapper>` where `Wrapper` has one class field
-                // `inner` stores that field at offset 0, and the reference is `t.inner`, not `t`.
-                let payload = plan.payloadCases[0]
-                found(Self.casePath(path, plan, payload).appending(payload.slots[0].path), .strong, target, false)
-            }
-            return
-        }
         let witnesses = ValueWitnesses(of: plan.metadata)
         guard let getTag = witnesses.getEnumTag, let project = witnesses.destructiveProjectEnumData else { return }
         withUnsafeTemporaryAllocation(byteCount: max(plan.size, 1), alignment: 16) { copy in
