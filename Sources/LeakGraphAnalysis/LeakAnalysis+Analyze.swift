@@ -96,9 +96,17 @@ extension LeakAnalysis {
             leakedBytes += graph.nodes[node].size
         }
 
-        // 4. Components of the leaked subgraph and root cycles.
-        let components = StronglyConnectedComponents.compute(strongOut, included: leakedMask)
-        let component = components.component
+        // 4. Components of the leaked subgraph and root cycles. Tarjan runs on the leaked subgraph alone,
+        //    renumbered 0 ..< leaked.count, so its work arrays are as large as the leak, not the heap.
+        var localIndex = [Int32](repeating: -1, count: nodeCount)
+        for (local, node) in leaked.enumerated() { localIndex[node] = Int32(local) }
+        let leakedSuccessors = leaked.map { node in
+            strongOut.neighbors(of: node).compactMap { target in leakedMask[target] ? Int(localIndex[target]) : nil }
+        }
+        let components = StronglyConnectedComponents.compute(StrongAdjacency(successors: leakedSuccessors))
+        localIndex = []
+        var component = [Int](repeating: -1, count: nodeCount)
+        for (local, node) in leaked.enumerated() { component[node] = components.component[local] }
         var componentSize = [Int](repeating: 0, count: components.count)
         var hasSelfEdge = [Bool](repeating: false, count: components.count)
         var hasForeignInEdge = [Bool](repeating: false, count: components.count)

@@ -31,12 +31,18 @@ package struct StrongAdjacency: Sendable, Equatable {
         for node in 0 ..< nodeCount {
             counts[node + 1] += counts[node]
         }
-        var cursor = counts
+        // Filled backwards from each node's end, so no second array of cursors is needed: `counts[n + 1]`
+        // walks down to `counts[n]`, and is restored by the walk itself.
         var targets = [Int](repeating: 0, count: counts[nodeCount])
-        for reference in graph.references where Self.isCounted(reference, nodeCount: nodeCount) {
-            targets[cursor[reference.from]] = reference.to
-            cursor[reference.from] += 1
+        for reference in graph.references.reversed() where Self.isCounted(reference, nodeCount: nodeCount) {
+            counts[reference.from + 1] -= 1
+            targets[counts[reference.from + 1]] = reference.to
         }
+        // Each `counts[n + 1]` now holds node n's start: shift by one to get the offsets.
+        for node in 0 ..< nodeCount {
+            counts[node] = counts[node + 1]
+        }
+        counts[nodeCount] = targets.count
         self.init(nodeCount: nodeCount, offsets: counts, targets: targets)
     }
 
@@ -92,14 +98,19 @@ package struct StrongAdjacency: Sendable, Equatable {
         for node in 0 ..< nodeCount {
             counts[node + 1] += counts[node]
         }
-        var cursor = counts
+        // Filled backwards, as in ``init(outEdgesOf:)``, so that sources stay ascending without a second
+        // array of cursors.
         var sources = [Int](repeating: 0, count: targets.count)
-        for source in 0 ..< nodeCount {
-            for target in neighbors(of: source) {
-                sources[cursor[target]] = source
-                cursor[target] += 1
+        for source in stride(from: nodeCount - 1, through: 0, by: -1) {
+            for target in neighbors(of: source).reversed() {
+                counts[target + 1] -= 1
+                sources[counts[target + 1]] = source
             }
         }
+        for node in 0 ..< nodeCount {
+            counts[node] = counts[node + 1]
+        }
+        counts[nodeCount] = sources.count
         return StrongAdjacency(nodeCount: nodeCount, offsets: counts, targets: sources)
     }
 }
