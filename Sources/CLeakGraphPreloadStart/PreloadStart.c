@@ -33,21 +33,6 @@ static void lg_write_beside_output(const char *suffix, const char *message) {
     close(fd);
 }
 
-/// Appends `message` to `<output><suffix>`.
-static void lg_append_beside_output(const char *suffix, const char *message) {
-    char path[PATH_MAX + 16];
-    size_t length = strlen(lg_output_path);
-    size_t suffix_length = strlen(suffix);
-    if (length + suffix_length + 1 > sizeof(path)) return;
-    memcpy(path, lg_output_path, length);
-    memcpy(path + length, suffix, suffix_length + 1);
-    int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd < 0) return;
-    ssize_t ignored = write(fd, message, strlen(message));
-    (void)ignored;
-    close(fd);
-}
-
 /// Restores the environment the program would have had without `leakgraph run`, so that programs it
 /// starts are neither tracked nor write over this program's report.
 static void lg_restore_environment(void) {
@@ -81,16 +66,16 @@ __attribute__((constructor)) static void lg_preload_start(void) {
     unsigned frames = LG_FRAMES_DEFAULT;
     const char *frames_text = getenv(LG_ENV_FRAMES);
     if (frames_text && !lg_contract_parse_frames(frames_text, &frames)) {
-        lg_write_beside_output(LG_REPORT_ERROR_SUFFIX,
-                               LG_ENV_FRAMES " must be a whole number of frames from 0 to "
-                                   LG_NUMBER_TEXT(LG_FRAMES_LIMIT) ", not '");
-        // The offending value, then the closing quote (no stdio before main).
-        char message[160];
-        size_t used = 0;
-        for (const char *c = frames_text; *c && used < 64; c++) message[used++] = *c;
+        // One message, built without stdio (this runs before `main`): the rule, then the value.
+        static const char rule[] = LG_ENV_FRAMES " must be a whole number of frames from 0 to "
+            LG_NUMBER_TEXT(LG_FRAMES_LIMIT) ", not '";
+        char message[sizeof(rule) + 64 + 2];
+        size_t used = sizeof(rule) - 1;
+        memcpy(message, rule, used);
+        for (const char *c = frames_text; *c && used < sizeof(message) - 2; c++) message[used++] = *c;
         message[used++] = '\'';
         message[used] = 0;
-        lg_append_beside_output(LG_REPORT_ERROR_SUFFIX, message);
+        lg_write_beside_output(LG_REPORT_ERROR_SUFFIX, message);
         lg_restore_environment();
         lg_output_path[0] = 0;
         return;

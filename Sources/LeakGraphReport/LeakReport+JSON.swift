@@ -172,13 +172,38 @@ struct ReportHeader: Decodable {
 }
 
 extension LeakReport.Leak {
-    private enum Keys: String, CodingKey {
-        case id, address, type, kind, size, retainCount, cycle, backtrace, proof
+    /// A leak's keys in either schema version: version 1 writes `backtrace`, version 2 `stack`.
+    enum CodingKeys: String, CodingKey {
+        case id, address, type, kind, size, retainCount, cycle, backtrace, stack, proof
     }
 
-    /// Encodes the leak, writing `cycle` as `null` when absent (the schema's "Int or null").
+    /// Reads a leak as version 1 writes it, with its `backtrace`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(fieldsOf: container, backtrace: container.decode([LeakReport.Frame].self, forKey: .backtrace))
+    }
+
+    /// Encodes the leak as version 1 writes it, with its `backtrace`.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try encodeFields(into: &container)
+        try container.encode(backtrace, forKey: .backtrace)
+    }
+
+    /// Reads the fields both schema versions share, with `backtrace` given.
+    init(fieldsOf container: KeyedDecodingContainer<CodingKeys>, backtrace: [LeakReport.Frame]) throws {
+        self.init(
+            id: try container.decode(Int.self, forKey: .id), address: try container.decode(String.self, forKey: .address),
+            type: try container.decode(String.self, forKey: .type), kind: try container.decode(String.self, forKey: .kind),
+            size: try container.decode(Int.self, forKey: .size),
+            retainCount: try container.decode(Int.self, forKey: .retainCount),
+            cycle: try container.decodeIfPresent(Int.self, forKey: .cycle), backtrace: backtrace,
+            proof: try container.decodeIfPresent(LeakReport.Proof.self, forKey: .proof))
+    }
+
+    /// Writes the fields both schema versions share, `cycle` as `null` when absent (the schema's
+    /// "Int or null").
+    func encodeFields(into container: inout KeyedEncodingContainer<CodingKeys>) throws {
         try container.encode(id, forKey: .id)
         try container.encode(address, forKey: .address)
         try container.encode(type, forKey: .type)
@@ -186,7 +211,6 @@ extension LeakReport.Leak {
         try container.encode(size, forKey: .size)
         try container.encode(retainCount, forKey: .retainCount)
         try container.encode(cycle, forKey: .cycle)
-        try container.encode(backtrace, forKey: .backtrace)
         try container.encodeIfPresent(proof, forKey: .proof)
     }
 }

@@ -9,67 +9,40 @@ extension LeakReport {
         case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks
     }
 
-    /// One leak as version 2 writes it: every field of ``Leak`` but the backtrace, which is `stack`.
+    /// One leak as version 2 writes it: the leak's own fields, with `stack` in place of its backtrace.
     private struct StoredLeak: Codable {
-        var id: Int
-        var address: String
-        var type: String
-        var kind: String
-        var size: Int
-        var retainCount: Int
-        var cycle: Int?
+        /// The leak, its backtrace empty until resolved from the stack table.
+        var leak: Leak
+        /// The index of its backtrace in the stack table, or `nil` for none.
         var stack: Int?
-        var proof: Proof?
-
-        private enum Keys: String, CodingKey {
-            case id, address, type, kind, size, retainCount, cycle, stack, proof
-        }
 
         init(_ leak: Leak, stack: Int?) {
-            (id, address, type, kind, size, retainCount, cycle, proof) =
-                (leak.id, leak.address, leak.type, leak.kind, leak.size, leak.retainCount, leak.cycle, leak.proof)
+            self.leak = leak
             self.stack = stack
         }
 
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Keys.self)
-            id = try container.decode(Int.self, forKey: .id)
-            address = try container.decode(String.self, forKey: .address)
-            type = try container.decode(String.self, forKey: .type)
-            kind = try container.decode(String.self, forKey: .kind)
-            size = try container.decode(Int.self, forKey: .size)
-            retainCount = try container.decode(Int.self, forKey: .retainCount)
-            cycle = try container.decodeIfPresent(Int.self, forKey: .cycle)
+            let container = try decoder.container(keyedBy: Leak.CodingKeys.self)
+            leak = try Leak(fieldsOf: container, backtrace: [])
             stack = try container.decodeIfPresent(Int.self, forKey: .stack)
-            proof = try container.decodeIfPresent(Proof.self, forKey: .proof)
         }
 
-        /// Writes `cycle` and `stack` as `null` when absent (the schema's "Int or null").
+        /// Writes `stack` as `null` when absent (the schema's "Int or null").
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(address, forKey: .address)
-            try container.encode(type, forKey: .type)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(size, forKey: .size)
-            try container.encode(retainCount, forKey: .retainCount)
-            try container.encode(cycle, forKey: .cycle)
+            var container = encoder.container(keyedBy: Leak.CodingKeys.self)
+            try leak.encodeFields(into: &container)
             try container.encode(stack, forKey: .stack)
-            try container.encodeIfPresent(proof, forKey: .proof)
         }
 
         func leak(stacks: [[Frame]], codingPath: [any CodingKey]) throws -> Leak {
-            var backtrace: [Frame] = []
-            if let stack {
-                guard stacks.indices.contains(stack) else {
-                    throw DecodingError.dataCorrupted(
-                        .init(codingPath: codingPath, debugDescription: "leak \(id) names stack \(stack), which the stacks table lacks"))
-                }
-                backtrace = stacks[stack]
+            guard let stack else { return leak }
+            guard stacks.indices.contains(stack) else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: codingPath, debugDescription: "leak \(leak.id) names stack \(stack), which the stacks table lacks"))
             }
-            return Leak(
-                id: id, address: address, type: type, kind: kind, size: size, retainCount: retainCount, cycle: cycle,
-                backtrace: backtrace, proof: proof)
+            var resolved = leak
+            resolved.backtrace = stacks[stack]
+            return resolved
         }
     }
 

@@ -46,19 +46,13 @@ struct InProcessRecordingTests {
     @Test("NSURL bridging frees CoreFoundation temporaries with plain free(): exact in-process", arguments: Optimization.allCases)
     func urlBridging(_ optimization: Optimization) async throws {
         try await checkInProcess(
-            "RealCodeNSURLBridge", optimization,
-            leaking: LeakExpectation([
-                CycleShape(
-                    members: ["Fixture.Bookmark", "Fixture.Folder"],
-                    holds: ["FoundationEssentials._SwiftURL", "FoundationEssentials.URLParseInfo"])
-            ]))
+            "RealCodeNSURLBridge", optimization, leaking: RealCodeFixtureTests.urlBridgingLeak)
     }
 
     @Test("a failed boxed init frees its box directly: exact in-process", arguments: Optimization.allCases)
     func failedBoxedInitializer(_ optimization: Optimization) async throws {
         try await checkInProcess(
-            "RealCodeBoxedExistentialThrow", optimization,
-            leaking: LeakExpectation([CycleShape(members: ["Fixture.Parser", "Fixture.Command"])]))
+            "RealCodeBoxedExistentialThrow", optimization, leaking: RealCodeFixtureTests.failedBoxedInitLeak)
     }
 
     @Test("leaks made on 8 threads at once: exact in-process", arguments: Optimization.allCases)
@@ -68,18 +62,21 @@ struct InProcessRecordingTests {
             leaking: LeakExpectation(CycleShape(members: ["Fixture.ThreadOwner", "Fixture.ThreadPartner"]), times: 800))
     }
 
+    /// What ForkWithoutExec leaks, in-process and under `leakgraph run` alike.
+    static let forkLeak = LeakExpectation([CycleShape(members: ["Fixture.ForkOwner", "Fixture.ForkPartner"])])
+
     @Test("fork() without exec while another thread allocates: no deadlock, exact in-process", arguments: Optimization.allCases)
     func forkInProcess(_ optimization: Optimization) async throws {
         try await checkInProcess(
             "ForkWithoutExec", optimization,
-            leaking: LeakExpectation([CycleShape(members: ["Fixture.ForkOwner", "Fixture.ForkPartner"])]))
+            leaking: Self.forkLeak)
     }
 
     @Test("fork() without exec while another thread allocates: no deadlock under leakgraph run", arguments: Optimization.allCases)
     func forkUnderLeakgraphRun(_ optimization: Optimization) async throws {
         try await checkFixture(
             "ForkWithoutExec", optimization,
-            leaking: LeakExpectation([CycleShape(members: ["Fixture.ForkOwner", "Fixture.ForkPartner"])]))
+            leaking: Self.forkLeak)
     }
 }
 

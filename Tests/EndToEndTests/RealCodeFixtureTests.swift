@@ -7,22 +7,25 @@ import Testing
 
 @Suite("Found on real code", .timeLimit(.minutes(10)))
 struct RealCodeFixtureTests {
+    /// What RealCodeNSURLBridge leaks, under `leakgraph run` and in-process alike.
+    static let urlBridgingLeak = LeakExpectation([
+        CycleShape(
+            members: ["Fixture.Bookmark", "Fixture.Folder"],
+            holds: ["FoundationEssentials._SwiftURL", "FoundationEssentials.URLParseInfo"])
+    ])
+    /// What RealCodeBoxedExistentialThrow leaks, under `leakgraph run` and in-process alike.
+    static let failedBoxedInitLeak = LeakExpectation([CycleShape(members: ["Fixture.Parser", "Fixture.Command"])])
+
     @Test("URL → NSURL bridging frees CoreFoundation temporaries with plain free(): no crash", arguments: Optimization.allCases)
     func urlBridging(_ optimization: Optimization) async throws {
         try await checkFixture(
-            "RealCodeNSURLBridge", optimization,
-            leaking: LeakExpectation([
-                CycleShape(
-                    members: ["Fixture.Bookmark", "Fixture.Folder"],
-                    holds: ["FoundationEssentials._SwiftURL", "FoundationEssentials.URLParseInfo"])
-            ]))
+            "RealCodeNSURLBridge", optimization, leaking: RealCodeFixtureTests.urlBridgingLeak)
     }
 
     @Test("a failed throwing init through an existential metatype frees its box directly: no crash", arguments: Optimization.allCases)
     func failedBoxedInitializer(_ optimization: Optimization) async throws {
         try await checkFixture(
-            "RealCodeBoxedExistentialThrow", optimization,
-            leaking: LeakExpectation([CycleShape(members: ["Fixture.Parser", "Fixture.Command"])]))
+            "RealCodeBoxedExistentialThrow", optimization, leaking: RealCodeFixtureTests.failedBoxedInitLeak)
     }
 
     @Test("tuple metadata from used heap memory: element offsets are 32 bits", arguments: Optimization.allCases)
