@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "leakgraph", targets: ["leakgraph"]),
         .library(name: "LeakGraph", targets: ["LeakGraph"]),
         .library(name: "LeakGraphPreload", type: .dynamic, targets: ["LeakGraphPreload"]),
+        .library(name: "LeakGraphTesting", targets: ["LeakGraphTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -57,6 +58,9 @@ let package = Package(
                 "LeakGraphSymbolication", "LeakGraphReport",
             ]
         ),
+        // Adapter: leak checks in test targets (assertNoLeaks, the .checksForLeaks trait), reported to
+        // XCTest or Swift Testing. The only target that imports a test library.
+        .target(name: "LeakGraphTesting", dependencies: ["LeakGraph", "LeakGraphGraphviz"]),
         // Adapter: the library `leakgraph run` preloads into an unmodified program.
         .target(name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook", "CLeakGraphContract"], cSettings: [.define("_GNU_SOURCE")]),
         .target(name: "LeakGraphPreload", dependencies: ["LeakGraph", "CLeakGraphPreloadStart", "CLeakGraphContract"]),
@@ -81,6 +85,8 @@ let package = Package(
         ),
         // The façade in-process: start recording, leak, check, fixed code.
         .testTarget(name: "LeakGraphTests", dependencies: ["LeakGraph"]),
+        // The test adapters in Swift Testing: failures expected with withKnownIssue.
+        .testTarget(name: "LeakGraphTestingTests", dependencies: ["LeakGraphTesting", "LeakGraph"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LeakGraphReport", "LeakGraphModel"]),
     ]
 )

@@ -176,13 +176,18 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
         stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth, hash);
     }
 
+    uint32_t scope = 0;
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.scopes_open, memory_order_relaxed) != 0)) {
+        scope = lg_current_scope();
+    }
+
     void *object = original(metadata, size, align_mask);
     if (LG_LIKELY(object != NULL) && mode == LG_MODE_TRACK) {
         // Nobody else has the object yet, so nobody can free it before its record exists. An object
         // that cannot be stored (out of memory) is simply not tracked.
         lg_shard *shard = &lg_state.shards[thread->shard];
         lg_spin_lock(&shard->lock);
-        lg_table_insert_locked(thread->shard, (uintptr_t)object, size, stack_id);
+        lg_table_insert_locked(thread->shard, (uintptr_t)object, lg_slot_make(size, stack_id, scope));
         lg_spin_unlock(&shard->lock);
     }
 

@@ -56,6 +56,10 @@ static bool lg_delegate_to(const void *hook) {
         .stats = (void (*)(lg_stats_t *))dlsym(module, "lg_stats"),
         .ignore_begin = (void (*)(void))dlsym(module, "lg_thread_ignore_begin"),
         .ignore_end = (void (*)(void))dlsym(module, "lg_thread_ignore_end"),
+        .scope_begin = (uint64_t(*)(void))dlsym(module, "lg_scope_begin"),
+        .scope_end = (void (*)(uint64_t))dlsym(module, "lg_scope_end"),
+        .scope_of = (uint32_t(*)(uintptr_t))dlsym(module, "lg_scope_of"),
+        .set_scope_source = (void (*)(lg_scope_source))dlsym(module, "lg_set_scope_source"),
     };
     int (*is_installed)(void) = (int (*)(void))dlsym(module, "lg_is_installed");
     dlclose(module);  // RTLD_NOLOAD took a reference; the module stays loaded for its own users

@@ -7,6 +7,8 @@
 //       ↓
 //   hook.c      the allocation hook, lg_free, freeze/unfreeze, fork handlers
 //       ↓
+//   scopes.c    allocation scopes: ids, the scope source, stamping and clearing
+//       ↓
 //   table.c     records: sharded slabs + the address map
 //       ↓
 //   stacks.c    interned creation stacks
@@ -75,15 +77,39 @@ typedef struct lg_map_region {
 
 _Static_assert(sizeof(((lg_map_region *)0)->touched) % 4096 == 0, "entries start on a page");
 
-/// Bits of a record holding the stack id (LG_NO_STACK maps to all ones); the size is above them.
+/// A record's bits, low to high: the stack id (24 bits, LG_NO_STACK maps to all ones), the
+/// allocation scope (12 bits, 0 for none) and the size (28 bits).
 #define LG_SLOT_STACK_BITS 24u
 #define LG_SLOT_NO_STACK ((1u << LG_SLOT_STACK_BITS) - 1u)
+#define LG_SLOT_SCOPE_BITS 12u
+#define LG_SLOT_SCOPE_MASK ((1u << LG_SLOT_SCOPE_BITS) - 1u)
+#define LG_SLOT_SIZE_SHIFT (LG_SLOT_STACK_BITS + LG_SLOT_SCOPE_BITS)
+/// Sizes from this one up (256 MiB) are stored as this value; a snapshot reads the real size
+/// (what malloc reserved) back from the allocator.
+#define LG_SLOT_SIZE_SATURATED ((1ull << (64u - LG_SLOT_SIZE_SHIFT)) - 1u)
 
-/// One record, 8 bytes: `size << 24 | stack id` (sizes up to 2^40 bytes). The object's address is
-/// where its map entry is; its metadata is its own first word, read at snapshot time (its memory
-/// is valid then: frees of tracked objects wait for the freeze). A free record holds the index + 1
-/// of the next free record of its shard.
+/// One record, 8 bytes: `size << 36 | scope << 24 | stack id`. The object's address is where its
+/// map entry is; its metadata is its own first word, read at snapshot time (its memory is valid
+/// then: frees of tracked objects wait for the freeze). A free record holds the index + 1 of the
+/// next free record of its shard (below 2^26), a live one is at least 16 << 36 (every Swift object
+/// has a 16-byte header), so a scan of a slab tells them apart.
 typedef uint64_t lg_slot;
+
+/// The record value of an object of `size` bytes made at `stack_id` in `scope`.
+static inline lg_slot lg_slot_make(size_t size, uint32_t stack_id, uint32_t scope) {
+    uint64_t stack = stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : (stack_id & LG_SLOT_NO_STACK);
+    uint64_t stored = size < LG_SLOT_SIZE_SATURATED ? size : LG_SLOT_SIZE_SATURATED;
+    return (stored << LG_SLOT_SIZE_SHIFT) | ((uint64_t)(scope & LG_SLOT_SCOPE_MASK) << LG_SLOT_STACK_BITS) |
+           stack;
+}
+
+/// Whether a slot holds a live record rather than a free-list link.
+static inline bool lg_slot_is_live(lg_slot slot) { return slot >= ((uint64_t)1 << LG_SLOT_SIZE_SHIFT); }
+
+/// The scope of a live record.
+static inline uint32_t lg_slot_scope(lg_slot slot) {
+    return (uint32_t)(slot >> LG_SLOT_STACK_BITS) & LG_SLOT_SCOPE_MASK;
+}
 
 /// One shard of the record table. Aligned to its own cache lines.
 typedef struct __attribute__((aligned(64))) lg_shard {
@@ -134,6 +160,10 @@ typedef struct lg_delegate {
     void (*stats)(lg_stats_t *stats);
     void (*ignore_begin)(void);
     void (*ignore_end)(void);
+    uint64_t (*scope_begin)(void);
+    void (*scope_end)(uint64_t token);
+    uint32_t (*scope_of)(uintptr_t object);
+    void (*set_scope_source)(lg_scope_source source);
 } lg_delegate;
 
 /// Everything CLeakGraphHook keeps, in one place (state.c).
@@ -158,6 +188,16 @@ typedef struct lg_state_t {
     // Counters that belong to no shard.
     _Atomic uint64_t ignored;
     _Atomic uint64_t deferred_frees;
+
+    // Allocation scopes (scopes.c): ids in use (bit 0, "no scope", always set), how many are
+    // open, the one open scope when exactly one is, and where the hook asks for the current one.
+    pthread_mutex_t scope_mutex;
+    uint64_t scope_ids[(LG_SCOPE_LIMIT + 1) / 64];
+    _Atomic uint32_t scope_generation[LG_SCOPE_LIMIT + 1];
+    uint32_t next_generation;
+    atomic_uint scopes_open;
+    atomic_uint sole_scope;
+    _Atomic(lg_scope_source) scope_source;
 
     // Threads are dealt shards round robin.
     atomic_uint next_shard;
@@ -271,10 +311,8 @@ static inline void lg_counter_add(_Atomic uint64_t *counter, int64_t amount) {
 
 /// Fills record `index` of `shard` (lock held) and publishes its map entry.
 static inline void lg_table_store(lg_shard *shard, uint32_t shard_index, uint32_t index,
-                                  lg_map_region *region, uintptr_t object, size_t size,
-                                  uint32_t stack_id) {
-    uint64_t stack = stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : stack_id;
-    *lg_shard_slot(shard, index) = ((uint64_t)size << LG_SLOT_STACK_BITS) | stack;
+                                  lg_map_region *region, uintptr_t object, lg_slot record) {
+    *lg_shard_slot(shard, index) = record;
     uintptr_t granule = lg_map_granule(object);
     uint32_t page = (uint32_t)(granule / LG_MAP_PAGE_ENTRIES);
     uint64_t bit = (uint64_t)1 << (page & 63);
@@ -289,26 +327,23 @@ static inline void lg_table_store(lg_shard *shard, uint32_t shard_index, uint32_
 }
 
 /// The insert path that maps memory: a new map region, a new slab chunk (table.c).
-LG_HIDDEN bool lg_table_insert_slow(uint32_t shard, uintptr_t object, size_t size,
-                                    uint32_t stack_id);
+LG_HIDDEN bool lg_table_insert_slow(uint32_t shard, uintptr_t object, lg_slot record);
 
 /// Adds a record to `shard` (whose lock the caller holds). Returns false when the record could not
 /// be stored (misaligned address, out of memory): the object is then simply not tracked.
-static inline bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, size_t size,
-                                          uint32_t stack_id) {
+static inline bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, lg_slot record) {
     uintptr_t top = object >> LG_MAP_REGION_SHIFT;
-    if (LG_UNLIKELY((object & 15u) != 0 || top >= LG_MAP_TOP_COUNT ||
-                    (size >> (64 - LG_SLOT_STACK_BITS)) != 0)) {
+    if (LG_UNLIKELY((object & 15u) != 0 || top >= LG_MAP_TOP_COUNT || !lg_slot_is_live(record))) {
         return false;
     }
     lg_shard *shard = &lg_state.shards[shard_index];
     lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
     if (LG_UNLIKELY(region == NULL || shard->free_head == 0)) {
-        return lg_table_insert_slow(shard_index, object, size, stack_id);
+        return lg_table_insert_slow(shard_index, object, record);
     }
     uint32_t index = shard->free_head - 1;
     shard->free_head = (uint32_t)*lg_shard_slot(shard, index);
-    lg_table_store(shard, shard_index, index, region, object, size, stack_id);
+    lg_table_store(shard, shard_index, index, region, object, record);
     return true;
 }
 
@@ -340,6 +375,11 @@ LG_HIDDEN void lg_table_unlock_all(void);
 LG_HIDDEN size_t lg_table_snapshot_locked(lg_record **out_records);
 /// Adds the table's counters to `stats` (relaxed reads).
 LG_HIDDEN void lg_table_stats(lg_stats_t *stats);
+/// With every shard lock held: sets the scope of every record in `scope` to 0 (no scope).
+LG_HIDDEN void lg_table_clear_scope_locked(uint32_t scope);
+/// The scope of the record of `object` (0 when untracked or unscoped), under its shard lock unless
+/// the calling thread holds the freeze.
+LG_HIDDEN uint32_t lg_table_scope_of(uintptr_t object);
 
 // MARK: stacks.c — creation stacks
 
@@ -360,6 +400,12 @@ LG_HIDDEN uint64_t lg_stack_count(void);
 /// Fork handlers: hold and release the insertion mutex.
 LG_HIDDEN void lg_stacks_lock(void);
 LG_HIDDEN void lg_stacks_unlock(void);
+
+// MARK: scopes.c — allocation scopes
+
+/// The scope id of an allocation being recorded now (a scope is open): the scope source's, else
+/// the one open scope, else 0.
+LG_HIDDEN uint32_t lg_current_scope(void);
 
 // MARK: hook.c — the paths install.c switches on
 

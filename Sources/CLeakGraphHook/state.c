@@ -9,6 +9,8 @@ lg_state_t lg_state = {
     .max_frames = LG_DEFAULT_MAX_FRAMES,
     .next_free = __libc_free,
     .install_mutex = PTHREAD_MUTEX_INITIALIZER,
+    .scope_mutex = PTHREAD_MUTEX_INITIALIZER,
+    .scope_ids = {1},
     .stacks = {.mutex = PTHREAD_MUTEX_INITIALIZER},
 };
 

@@ -17,6 +17,7 @@
 
 #ifdef __linux__
 
+#include <malloc.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,8 +103,7 @@ static uint32_t lg_shard_take(lg_shard *shard) {
     return index;
 }
 
-bool lg_table_insert_slow(uint32_t shard_index, uintptr_t object, size_t size,
-                          uint32_t stack_id) {
+bool lg_table_insert_slow(uint32_t shard_index, uintptr_t object, lg_slot record) {
     lg_map_region *region = lg_map_region_for(object);
     if (region == NULL) {
         return false;
@@ -113,7 +113,7 @@ bool lg_table_insert_slow(uint32_t shard_index, uintptr_t object, size_t size,
     if (index == UINT32_MAX) {
         return false;
     }
-    lg_table_store(shard, shard_index, index, region, object, size, stack_id);
+    lg_table_store(shard, shard_index, index, region, object, record);
     if (LG_UNLIKELY(!atomic_load_explicit(&lg_state.map_active, memory_order_relaxed))) {
         atomic_store_explicit(&lg_state.map_active, 1, memory_order_release);
     }
@@ -167,11 +167,16 @@ size_t lg_table_snapshot_locked(lg_record **out_records) {
                 lg_slot slot = *lg_shard_slot(lg_table_shard_of(entry), (entry & LG_SLOT_MASK) - 1);
                 uintptr_t object = (top << LG_MAP_REGION_SHIFT) | ((uintptr_t)granule << 4);
                 uint32_t stack = (uint32_t)(slot & LG_SLOT_NO_STACK);
+                size_t size = (size_t)(slot >> LG_SLOT_SIZE_SHIFT);
+                if (LG_UNLIKELY(size == LG_SLOT_SIZE_SATURATED)) {
+                    size = malloc_usable_size((void *)object);
+                }
                 records[filled++] = (lg_record){
                     .object = object,
                     .metadata = *(const uintptr_t *)object,
-                    .size = (size_t)(slot >> LG_SLOT_STACK_BITS),
+                    .size = size,
                     .stack_id = stack == LG_SLOT_NO_STACK ? LG_NO_STACK : stack,
+                    .scope = lg_slot_scope(slot),
                 };
                 if (filled == count) {
                     break;
@@ -181,6 +186,41 @@ size_t lg_table_snapshot_locked(lg_record **out_records) {
     }
     *out_records = records;
     return filled;
+}
+
+// MARK: Scopes
+
+void lg_table_clear_scope_locked(uint32_t scope) {
+    const lg_slot mask = (lg_slot)LG_SLOT_SCOPE_MASK << LG_SLOT_STACK_BITS;
+    for (uint32_t index = 0; index < LG_SHARD_COUNT; index++) {
+        lg_shard *shard = &lg_state.shards[index];
+        for (uint32_t record = 0; record < shard->used; record++) {
+            lg_slot *slot = lg_shard_slot(shard, record);
+            if (lg_slot_is_live(*slot) && lg_slot_scope(*slot) == scope) {
+                *slot &= ~mask;
+            }
+        }
+    }
+}
+
+uint32_t lg_table_scope_of(uintptr_t object) {
+    uint32_t entry = lg_table_entry(object);
+    if (entry == 0) {
+        return 0;
+    }
+    lg_shard *shard = lg_table_shard_of(entry);
+    bool lock = !lg_tls_holds_freeze;
+    if (lock) {
+        lg_spin_lock(&shard->lock);
+    }
+    uint32_t scope = 0;
+    if (lg_table_entry(object) == entry) {
+        scope = lg_slot_scope(*lg_shard_slot(shard, (entry & LG_SLOT_MASK) - 1));
+    }
+    if (lock) {
+        lg_spin_unlock(&shard->lock);
+    }
+    return scope;
 }
 
 // MARK: Statistics

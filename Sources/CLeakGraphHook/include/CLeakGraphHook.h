@@ -32,13 +32,31 @@ extern "C" {
 ///
 /// `object` is the address of the heap object, `metadata` its type metadata pointer (its first
 /// word), `size` the size the runtime was asked to allocate, `stack_id` the creation stack (see
-/// `lg_stack`) or `LG_NO_STACK`.
+/// `lg_stack`) or `LG_NO_STACK`, `scope` the allocation scope the object was made in (see
+/// `lg_scope_begin`) or 0.
 typedef struct lg_record {
     uintptr_t object;
     uintptr_t metadata;
     size_t size;
     uint32_t stack_id;
+    uint32_t scope;
 } lg_record;
+
+/// The most allocation scopes open at once (`lg_scope_begin`); ids are 1...LG_SCOPE_LIMIT.
+#define LG_SCOPE_LIMIT 4095u
+
+/// The scope id inside a scope token from `lg_scope_begin` (the low 32 bits; the high ones are a
+/// generation that tells a reused id from its earlier use).
+#define LG_SCOPE_ID(token) ((uint32_t)((token) & 0xFFFFFFFFu))
+
+/// What a scope source returns for "the one open scope, if exactly one is open".
+#define LG_SCOPE_SOLE 0xFFFFFFFFFFFFFFFFull
+
+/// Where the hook asks which scope an allocation belongs to: returns a token from
+/// `lg_scope_begin`, `LG_SCOPE_SOLE`, or 0 for none. Called inside the allocation hook (its own
+/// allocations pass through unrecorded) only while a scope is open; it must not block. A token of
+/// a scope that has ended counts as none.
+typedef uint64_t (*lg_scope_source)(void);
 
 /// The stack id of a record that has no creation stack (stacks disabled or the stack table full).
 #define LG_NO_STACK UINT32_MAX
@@ -181,6 +199,24 @@ const uintptr_t *lg_stack(uint32_t stack_id, size_t *count);
 
 /// Fills `stats` with the hook's counters.
 void lg_stats(lg_stats_t *stats);
+
+/// Opens an allocation scope and returns its token (`LG_SCOPE_ID(token)` in 1...LG_SCOPE_LIMIT),
+/// or 0 when every id is in use or the hook is not installed. While any scope is open, each recorded allocation is stamped with the scope the scope
+/// source names (`lg_set_scope_source`); when the source names none and exactly one scope is open,
+/// with that one (so allocations of threads the source cannot see, such as Dispatch workers, are
+/// attributed exactly when scopes are used one at a time).
+uint64_t lg_scope_begin(void);
+
+/// Closes the scope of `token`: every record stamped with it goes back to no scope (so the id can
+/// be reused without naming older objects), and the id is freed. Takes every shard lock briefly
+/// (a pass over the records) unless the calling thread holds the freeze.
+void lg_scope_end(uint64_t token);
+
+/// The scope id `object` was allocated in: 0 when it is not a tracked object or has no scope.
+uint32_t lg_scope_of(uintptr_t object);
+
+/// Sets the function the hook asks for the current scope (NULL for none).
+void lg_set_scope_source(lg_scope_source source);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,135 @@
+// Allocation scopes: a test adapter opens a scope around the code under test, and every object
+// recorded while it is open is stamped with the scope's id, so that a check can tell which leaked
+// objects that code made. The id comes from the scope source (a task-local value on the Swift side,
+// inherited by child tasks); for allocations the source cannot attribute (no task: a Dispatch
+// worker, a thread), from the one open scope when exactly one is open.
+//
+// Ids are 12 bits (the record's scope field); each use of an id has a generation, and a token is
+// `generation << 32 | id`, so a task that outlives its scope and still carries the old token
+// stamps nothing. Closing a scope clears its id from every record before the id can be reused.
+
+#include "lg_internal.h"
+
+#ifdef __linux__
+
+/// The open scope `token` names, or 0 when it names none (0, out of range, or ended).
+static uint32_t lg_scope_open_id(uint64_t token) {
+    uint32_t id = LG_SCOPE_ID(token);
+    if (id == 0 || id > LG_SCOPE_LIMIT) {
+        return 0;
+    }
+    uint32_t generation = (uint32_t)(token >> 32);
+    return atomic_load_explicit(&lg_state.scope_generation[id], memory_order_acquire) == generation
+               ? id
+               : 0;
+}
+
+uint32_t lg_current_scope(void) {
+    lg_scope_source source = atomic_load_explicit(&lg_state.scope_source, memory_order_acquire);
+    uint64_t token = source != NULL ? source() : LG_SCOPE_SOLE;
+    if (token == LG_SCOPE_SOLE) {
+        return atomic_load_explicit(&lg_state.sole_scope, memory_order_relaxed);
+    }
+    return lg_scope_open_id(token);
+}
+
+/// The id of the only open scope (mutex held), or 0.
+static uint32_t lg_scope_sole_locked(void) {
+    if (atomic_load_explicit(&lg_state.scopes_open, memory_order_relaxed) != 1) {
+        return 0;
+    }
+    for (uint32_t word = 0; word < (LG_SCOPE_LIMIT + 1) / 64; word++) {
+        uint64_t bits = lg_state.scope_ids[word] & (word == 0 ? ~(uint64_t)1 : ~(uint64_t)0);
+        if (bits != 0) {
+            return word * 64 + (uint32_t)__builtin_ctzll(bits);
+        }
+    }
+    return 0;
+}
+
+uint64_t lg_scope_begin(void) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        return lg_state.delegate.scope_begin != NULL ? lg_state.delegate.scope_begin() : 0;
+    }
+    if (!atomic_load_explicit(&lg_state.installed, memory_order_acquire)) {
+        return 0;
+    }
+    uint64_t token = 0;
+    pthread_mutex_lock(&lg_state.scope_mutex);
+    for (uint32_t word = 0; word < (LG_SCOPE_LIMIT + 1) / 64 && token == 0; word++) {
+        uint64_t free_bits = ~lg_state.scope_ids[word];
+        if (free_bits == 0) {
+            continue;
+        }
+        uint32_t bit = (uint32_t)__builtin_ctzll(free_bits);
+        uint32_t id = word * 64 + bit;
+        lg_state.scope_ids[word] |= (uint64_t)1 << bit;
+        uint32_t generation = ++lg_state.next_generation;
+        if (generation == 0) {
+            generation = ++lg_state.next_generation;
+        }
+        atomic_store_explicit(&lg_state.scope_generation[id], generation, memory_order_release);
+        atomic_fetch_add_explicit(&lg_state.scopes_open, 1, memory_order_relaxed);
+        token = (uint64_t)generation << 32 | id;
+    }
+    atomic_store_explicit(&lg_state.sole_scope, lg_scope_sole_locked(), memory_order_relaxed);
+    pthread_mutex_unlock(&lg_state.scope_mutex);
+    return token;
+}
+
+void lg_scope_end(uint64_t token) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        if (lg_state.delegate.scope_end != NULL) {
+            lg_state.delegate.scope_end(token);
+        }
+        return;
+    }
+    uint32_t id = lg_scope_open_id(token);
+    if (id == 0) {
+        return;
+    }
+    pthread_mutex_lock(&lg_state.scope_mutex);
+    // No new record gets this id from here on; then the records that have it lose it.
+    atomic_store_explicit(&lg_state.scope_generation[id], 0, memory_order_release);
+    bool frozen = lg_tls_holds_freeze;
+    if (!frozen) {
+        lg_table_lock_all();
+    }
+    lg_table_clear_scope_locked(id);
+    if (!frozen) {
+        lg_table_unlock_all();
+    }
+    lg_state.scope_ids[id / 64] &= ~((uint64_t)1 << (id % 64));
+    atomic_fetch_sub_explicit(&lg_state.scopes_open, 1, memory_order_relaxed);
+    atomic_store_explicit(&lg_state.sole_scope, lg_scope_sole_locked(), memory_order_relaxed);
+    pthread_mutex_unlock(&lg_state.scope_mutex);
+}
+
+uint32_t lg_scope_of(uintptr_t object) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        return lg_state.delegate.scope_of != NULL ? lg_state.delegate.scope_of(object) : 0;
+    }
+    return lg_table_scope_of(object);
+}
+
+void lg_set_scope_source(lg_scope_source source) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        if (lg_state.delegate.set_scope_source != NULL) {
+            lg_state.delegate.set_scope_source(source);
+        }
+        return;
+    }
+    atomic_store_explicit(&lg_state.scope_source, source, memory_order_release);
+}
+
+#else /* !__linux__ */
+
+uint64_t lg_scope_begin(void) { return 0; }
+void lg_scope_end(uint64_t token) { (void)token; }
+uint32_t lg_scope_of(uintptr_t object) {
+    (void)object;
+    return 0;
+}
+void lg_set_scope_source(lg_scope_source source) { (void)source; }
+
+#endif /* __linux__ */

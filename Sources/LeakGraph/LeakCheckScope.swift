@@ -1,0 +1,155 @@
+import Foundation
+import LeakGraphRecording
+import LeakGraphReport
+
+/// One scoped leak check: code run in the scope allocates into it, and ``finish()`` reports the
+/// objects it made that are leaked — the building block of `assertNoLeaks` and of
+/// ``LeakChecker/checkingLeaks(_:_:)-(_,()->R)``.
+///
+/// ```swift
+/// let scope = try LeakCheckScope.open()
+/// scope.run { makeScreen().show() }
+/// let report = scope.finish()
+/// ```
+///
+/// Objects are attributed as ``AllocationScope`` says: the scope travels with the task that runs
+/// ``run(_:)-(()->R)`` and the child tasks it creates; allocations made outside any task (Dispatch,
+/// threads) belong to the scope only while it is the one open. So when scopes run one at a time
+/// the attribution is exact; when they run in parallel (Swift Testing's default), an object made
+/// in another scope's task is never attributed to this one.
+public struct LeakCheckScope: Sendable {
+    /// The allocation scope objects are stamped with.
+    public let scope: AllocationScope
+    /// The options of this check.
+    public let options: LeakCheckOptions
+
+    /// Starts the recorder if it is not running (objects allocated before that are not tracked: they
+    /// are never reported, and what they reference counts as externally held; under `leakgraph run`
+    /// it joins that recording) and opens a scope.
+    ///
+    /// - Throws: ``RecorderError`` when recording cannot start or 4,095 scopes are open.
+    public static func open(_ options: LeakCheckOptions = LeakCheckOptions()) throws(RecorderError) -> LeakCheckScope {
+        if !LeakChecker.isRecording {
+            try Recorder.install(maxFrames: options.maxFrames ?? Recorder.defaultMaxFrames)
+        }
+        guard let scope = AllocationScope.begin() else {
+            throw RecorderError(code: .conflict, message: "No allocation scope is free: 4,095 leak checks are running at once.")
+        }
+        return LeakCheckScope(scope: scope, options: options)
+    }
+
+    /// Runs `body` allocating into this scope.
+    public func run<R>(_ body: () throws -> R) rethrows -> R {
+        try scope.withCurrent(body)
+    }
+
+    /// Runs `body`, and the tasks it creates, allocating into this scope.
+    public func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
+        try await scope.withCurrent(isolation: isolation, body)
+    }
+
+    /// Waits the settle period (a thread sleep), checks, confirms, and closes the scope.
+    ///
+    /// The check keeps the root cycles that hold an object of this scope and that the options do
+    /// not ignore; when any is left, it checks again and keeps only the cycles whose objects are all
+    /// still leaked with the same retain counts (a leaked object cannot change; one caught while
+    /// another thread was updating it can). Known leaks of libraries stay in the report, marked
+    /// (``LeakReport/Cycle/knownLibraryLeak``).
+    public func finish() -> LeakReport {
+        defer { scope.end() }
+        if options.settle > .zero {
+            Thread.sleep(forTimeInterval: options.settle.timeInterval)
+        }
+        return confirmedReport()
+    }
+
+    /// Waits the settle period (a task sleep), checks, confirms, and closes the scope (as
+    /// ``finish()``).
+    public func finish() async -> LeakReport {
+        defer { scope.end() }
+        if options.settle > .zero {
+            try? await Task.sleep(for: options.settle)
+        }
+        return confirmedReport()
+    }
+
+    /// Closes the scope without checking.
+    public func cancel() {
+        scope.end()
+    }
+
+    /// The scope's report, confirmed by a second check when it is not empty.
+    private func confirmedReport() -> LeakReport {
+        let first = scopedReport()
+        guard !first.cycles.isEmpty else { return first }
+        let second = scopedReport()
+        var stillLeaked: [String: Int] = [:]
+        for leak in second.leaks {
+            stillLeaked[leak.address] = leak.retainCount
+        }
+        return first.keepingCycles { cycle in
+            (cycle.members + cycle.holds).allSatisfy { id in
+                first.leaks.indices.contains(id) && stillLeaked[first.leaks[id].address] == first.leaks[id].retainCount
+            }
+        }
+    }
+
+    /// A whole check, restricted to the root cycles holding an object of this scope, less the ignored.
+    private func scopedReport() -> LeakReport {
+        let report = LeakChecker.check()
+        let inScope = report.leaks.map { leak in
+            UInt(leak.address.dropFirst(2), radix: 16).map { AllocationScope.scopeID(of: $0) == scope.id } ?? false
+        }
+        return report.keepingCycles { cycle in
+            !options.ignores(cycle, of: report)
+                && (cycle.members + cycle.holds).contains { inScope.indices.contains($0) && inScope[$0] }
+        }
+    }
+}
+
+extension LeakChecker {
+    /// Runs `body` in a ``LeakCheckScope`` and returns its value and the report of the objects
+    /// **allocated inside `body`** that are leaked after it returned (see ``LeakCheckScope/finish()``).
+    ///
+    /// - Throws: ``RecorderError`` when recording cannot start; what `body` throws (then nothing is
+    ///   checked).
+    public static func checkingLeaks<R>(
+        _ options: LeakCheckOptions = LeakCheckOptions(), _ body: () throws -> R
+    ) throws -> (value: R, report: LeakReport) {
+        let scope = try LeakCheckScope.open(options)
+        let value: R
+        do {
+            value = try scope.run(body)
+        } catch {
+            scope.cancel()
+            throw error
+        }
+        return (value, scope.finish())
+    }
+
+    /// Runs `body` in a ``LeakCheckScope`` and returns its value and the report of the objects
+    /// allocated inside `body`, and the tasks it created, that are leaked after it returned.
+    public static func checkingLeaks<R>(
+        _ options: LeakCheckOptions = LeakCheckOptions(),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> R
+    ) async throws -> (value: R, report: LeakReport) {
+        let scope = try LeakCheckScope.open(options)
+        let value: R
+        do {
+            value = try await scope.run(isolation: isolation, body)
+        } catch {
+            scope.cancel()
+            throw error
+        }
+        return (value, await scope.finish())
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    fileprivate var timeInterval: TimeInterval {
+        let (whole, attoseconds) = components
+        return TimeInterval(whole) + TimeInterval(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,64 @@
+import CLeakGraphHook
+
+/// A span of a program's work whose allocations are stamped with one id, so that a check can tell
+/// the objects that work made from every other object in the process: the unit of a per-test leak
+/// check.
+///
+/// ``begin()`` opens a scope; code run inside ``withCurrent(_:)-(()->R)`` (and every child task it
+/// creates, structured or `Task { }`, which inherit task-local values) allocates into it. An
+/// allocation made outside any task (a Dispatch worker, a `Thread`) is stamped with the one open
+/// scope when exactly one is open (tests run one at a time), and with none otherwise; one made in
+/// a task that carries no scope (another test, a detached task) gets none. ``end()`` closes the scope: its records lose the stamp, so the id can be reused.
+///
+/// Up to 4,095 scopes can be open at once.
+public struct AllocationScope: Sendable, Hashable {
+    /// The hook's token: the scope id in the low 32 bits, the id's generation above.
+    public let token: UInt64
+
+    /// The id stamped on records of this scope (1…4,095); compare with ``scopeID(of:)``.
+    public var id: UInt32 { UInt32(truncatingIfNeeded: token) }
+
+    /// The scope the current task (or thread) allocates into, as a hook token (0 for none).
+    @TaskLocal static var currentToken: UInt64 = 0
+
+    /// Opens a scope. Returns `nil` when the recorder is not installed or 4,095 scopes are open.
+    public static func begin() -> AllocationScope? {
+        registerSource
+        let token = lg_scope_begin()
+        return token == 0 ? nil : AllocationScope(token: token)
+    }
+
+    /// Closes the scope (once; later calls do nothing). Its objects stay recorded, unscoped.
+    public func end() {
+        lg_scope_end(token)
+    }
+
+    /// Runs `body` with its allocations, and those of the tasks it creates, stamped with this scope.
+    public func withCurrent<R>(_ body: () throws -> R) rethrows -> R {
+        try Self.$currentToken.withValue(token, operation: body)
+    }
+
+    /// Runs `body` with its allocations, and those of the tasks it creates, stamped with this scope.
+    public func withCurrent<R>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+    ) async rethrows -> R {
+        try await Self.$currentToken.withValue(token, operation: body, isolation: isolation)
+    }
+
+    /// The id of the scope the object at `address` was allocated in: 0 when it is not tracked or was
+    /// made outside any open scope.
+    public static func scopeID(of address: UInt) -> UInt32 {
+        lg_scope_of(address)
+    }
+
+    /// Points the hook at ``currentToken`` once. The task-local's lazy global is initialized first:
+    /// that allocates, and the hook must never run into the initializer it is called from.
+    private static let registerSource: Void = {
+        _ = AllocationScope.currentToken
+        lg_set_scope_source {
+            let token = AllocationScope.currentToken
+            if token != 0 { return token }
+            return withUnsafeCurrentTask { $0 == nil } ? UInt64(LG_SCOPE_SOLE) : 0
+        }
+    }()
+}

@@ -1,0 +1,140 @@
+import Foundation
+import LeakGraph
+import LeakGraphGraphviz
+
+/// The test failure of a scoped leak check: the message a developer reads in the test log, and
+/// the report files it points to.
+struct LeakFailure {
+    /// The scope's report (library leaks included).
+    var report: LeakReport
+    /// Where the failure is reported.
+    var location: TestLocation
+    /// Root cycles drawn per failure message, and lines per cycle.
+    static let cycleLimit = 5
+    static let pathLimit = 12
+
+    /// The root cycles that fail the test: every cycle but known leaks of libraries.
+    var failingCycles: [Int] {
+        report.cycles.indices.filter { report.cycles[$0].knownLibraryLeak == nil }
+    }
+
+    /// Records one failure when any cycle fails the test; writes the report files first.
+    func recordIfLeaking() {
+        guard !failingCycles.isEmpty else { return }
+        let files = ReportFiles.write(report, named: Self.fileStem(for: location), near: location.filePath)
+        TestFailure.record(message(files: files), at: location)
+    }
+
+    /// The failure message: a header, each failing root cycle's section of the text report (leak
+    /// trace, suspect and fix, fingerprint, members with creation sites, held objects), and where the
+    /// reports are.
+    func message(files: ReportFiles) -> String {
+        let failing = failingCycles
+        let objects = failing.reduce(0) { $0 + report.cycles[$1].members.count + report.cycles[$1].holds.count }
+        let bytes = failing.reduce(0) { total, cycle in
+            (report.cycles[cycle].members + report.cycles[cycle].holds).reduce(total) { $0 + report.leaks[$1].size }
+        }
+        var lines = [
+            "\(ReportNaming.count(objects, "object")) leaked (\(ReportNaming.count(bytes, "byte")), "
+                + "\(ReportNaming.count(failing.count, "root cycle"))), allocated in this check's scope:"
+        ]
+        let sections = TextReport.cycleSections(of: report, pathLimit: Self.pathLimit)
+        for cycle in failing.prefix(Self.cycleLimit) {
+            lines.append("")
+            lines.append(sections[cycle])
+        }
+        if failing.count > Self.cycleLimit {
+            lines.append("")
+            lines.append("… and \(ReportNaming.count(failing.count - Self.cycleLimit, "more root cycle")) (see the report)")
+        }
+        let library = report.cycles.count - failing.count
+        if library > 0 {
+            lines.append("(also \(ReportNaming.count(library, "known library leak")), reported but not failing the test)")
+        }
+        lines.append("")
+        lines.append(files.description)
+        return lines.joined(separator: "\n")
+    }
+
+    /// `ChatTests.42`: the file name without its extension and the line.
+    static func fileStem(for location: TestLocation) -> String {
+        let file = (location.filePath as NSString).lastPathComponent
+        let stem = (file as NSString).deletingPathExtension
+        return "\(stem.isEmpty ? "leak" : stem).\(location.line)"
+    }
+}
+
+/// The report files of one failure: HTML (with the graphs), SVG overview, JSON.
+struct ReportFiles: CustomStringConvertible {
+    var html: String?
+    var svg: String?
+    var json: String?
+    var problems: [String] = []
+
+    /// `Report: /…/ChatTests.42.html (SVG: …, JSON: …)`, and any file that could not be written.
+    var description: String {
+        var parts: [String] = []
+        if let html { parts.append("Report: \(html)") }
+        var others: [String] = []
+        if let svg { others.append("SVG: \(svg)") }
+        if let json { others.append("JSON: \(json)") }
+        if !others.isEmpty { parts.append(parts.isEmpty ? others.joined(separator: ", ") : "(\(others.joined(separator: ", ")))") }
+        var text = parts.joined(separator: " ")
+        for problem in problems {
+            text += (text.isEmpty ? "" : "\n") + "Report not written: \(problem)"
+        }
+        return text
+    }
+
+    /// The folder reports go to: `LEAKGRAPH_REPORT_DIR`, else `.build/leakgraph-reports` of the
+    /// package whose sources contain `sourcePath`, else `leakgraph-reports` in the temporary folder.
+    static func directory(near sourcePath: String) -> URL {
+        if let configured = ProcessInfo.processInfo.environment["LEAKGRAPH_REPORT_DIR"], !configured.isEmpty {
+            return URL(fileURLWithPath: configured, isDirectory: true)
+        }
+        var folder = URL(fileURLWithPath: sourcePath).deletingLastPathComponent()
+        while folder.path != "/" && !folder.path.isEmpty {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                return folder.appendingPathComponent(".build/leakgraph-reports", isDirectory: true)
+            }
+            folder.deleteLastPathComponent()
+        }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("leakgraph-reports", isDirectory: true)
+    }
+
+    /// Writes `report` as `<stem>.html`, `<stem>.svg` and `<stem>.json` into ``directory(near:)``.
+    /// A file that cannot be written is named in ``problems``; the failure is reported anyway.
+    static func write(_ report: LeakReport, named stem: String, near sourcePath: String) -> ReportFiles {
+        var files = ReportFiles()
+        let folder = directory(near: sourcePath)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            files.problems.append("\(folder.path): \(error.localizedDescription)")
+            return files
+        }
+        func save(_ content: Data, _ name: String) -> String? {
+            let url = folder.appendingPathComponent(name)
+            do {
+                try content.write(to: url, options: .atomic)
+                return url.path
+            } catch {
+                files.problems.append("\(url.path): \(error.localizedDescription)")
+                return nil
+            }
+        }
+        if let json = try? report.jsonData(prettyPrinted: true) {
+            files.json = save(json, stem + ".json")
+        }
+        do {
+            let rendered = try SVGRenderer.render(DOTRenderer.graphs(for: report))
+            if let overview = rendered.first {
+                files.svg = save(Data(overview.svg.utf8), stem + ".svg")
+            }
+            files.html = save(Data(HTMLReport.render(report, graphs: rendered).utf8), stem + ".html")
+        } catch {
+            files.problems.append("the graphs could not be drawn: \(error.message)")
+        }
+        return files
+    }
+}

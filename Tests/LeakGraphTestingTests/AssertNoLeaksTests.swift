@@ -1,0 +1,162 @@
+import Foundation
+import Synchronization
+import LeakGraph
+import LeakGraphTesting
+import Testing
+
+/// `assertNoLeaks` in Swift Testing: leaking bodies fail with the leak trace at the caller's line,
+/// fixed bodies pass, and only what the body allocated is reported.
+@Suite("assertNoLeaks")
+struct AssertNoLeaksTests {
+    @Test("a leaking body fails at the call's line with the leak trace, suspect, fix, creation site and report paths")
+    func leakingBodyFails() {
+        let line = #line + 2
+        withKnownIssue {
+            assertNoLeaks { makeFamily(leak: true) }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return issue.sourceLocation?.line == line
+                && text.contains("2 objects leaked")
+                && text.contains("ROOT CYCLE #1")
+                && text.contains("ScopedParent.child → ScopedChild.parent → ScopedParent")
+                && text.contains("Fix: make it `weak var parent`")
+                && text.contains("created at Fixtures.swift:")
+                && text.contains("Report: /") && text.contains(".html")
+        }
+    }
+
+    @Test("the report files named in the failure exist and hold the leak")
+    func reportFilesWritten() throws {
+        let messages = Mutex<[String]>([])
+        withKnownIssue {
+            assertNoLeaks { makeFamily(leak: true) }
+        } matching: { issue in
+            messages.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
+            return true
+        }
+        let message = try #require(messages.withLock { $0.first })
+        let json = try #require(message.split(separator: " ").first { $0.hasSuffix(".json)") || $0.hasSuffix(".json") })
+        let path = String(json.trimmingCharacters(in: CharacterSet(charactersIn: "),")))
+        let report = try LeakReport.decode(from: Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(report.leaks.map(\.type).sorted() == ["LeakGraphTestingTests.ScopedChild", "LeakGraphTestingTests.ScopedParent"])
+        #expect(path.contains("/.build/leakgraph-reports/AssertNoLeaksTests."))
+    }
+
+    @Test("a fixed body passes and the body's value is returned")
+    func fixedBodyPasses() {
+        let value = assertNoLeaks {
+            makeFamily(leak: false)
+            return 42
+        }
+        #expect(value == 42)
+    }
+
+    @Test("objects leaked before the check are never reported by it")
+    func earlierLeaksAreNotReported() {
+        makeEarlyLeak()
+        assertNoLeaks { makeFamily(leak: false) }
+    }
+
+    @Test("ignored types are left out, with what their cycles hold")
+    func ignoringTypes() {
+        assertNoLeaks(.ignoring(types: ["ScopedChild"])) { makeFamily(leak: true) }
+        assertNoLeaks(.ignoring(types: ["LeakGraphTestingTests.ScopedParent"])) { makeFamily(leak: true) }
+    }
+
+    @Test("an async body and the child tasks it creates are checked")
+    func asyncBodyAndChildTasks() async {
+        await withKnownIssue {
+            await assertNoLeaks {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { makeLooper(TagA.self) }
+                }
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("Looper<LeakGraphTestingTests.TagA>") && text.contains("onTick")
+        }
+    }
+
+    @Test("a cycle broken asynchronously is a leak at once, and none after a settle period")
+    func settle() async throws {
+        try await withKnownIssue {
+            try await assertNoLeaks {
+                makeSlowlyReleasedPair(delay: .seconds(5))
+                try await Task.sleep(for: .zero)
+            }
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("SlowOwner")
+        }
+        await assertNoLeaks(.settle(.seconds(1))) {
+            makeSlowlyReleasedPair(delay: .milliseconds(10))
+            await Task.yield()
+        }
+    }
+}
+
+/// Tests that run in parallel (Swift Testing's default) and overlap in time: each sees only its
+/// own leak.
+@Suite("assertNoLeaks in parallel tests")
+struct ParallelAttributionTests {
+    /// Leaks a looper of `tag` inside `assertNoLeaks`, sleeping so the tests' scopes overlap, and
+    /// expects exactly that leak.
+    func leakAlone<Tag>(_ tag: Tag.Type) async throws {
+        let own = "Looper<LeakGraphTestingTests.\(Tag.self)>"
+        let others = ["TagA", "TagB", "TagC", "TagD"].filter { $0 != "\(Tag.self)" }
+        try await withKnownIssue {
+            try await assertNoLeaks {
+                makeLooper(tag)
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains(own) && text.contains("1 object leaked") && !others.contains { text.contains("Looper<LeakGraphTestingTests.\($0)>") }
+        }
+    }
+
+    @Test func leaksB() async throws { try await leakAlone(TagB.self) }
+    @Test func leaksC() async throws { try await leakAlone(TagC.self) }
+    @Test func leaksD() async throws { try await leakAlone(TagD.self) }
+
+    @Test("a clean test beside leaking ones passes")
+    func clean() async throws {
+        try await assertNoLeaks {
+            makeFamily(leak: false)
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+}
+
+/// The `.checksForLeaks` trait.
+@Suite("checksForLeaks trait")
+struct ChecksForLeaksTraitTests {
+    @Test(.checksForLeaks) func cleanTestPasses() {
+        makeFamily(leak: false)
+    }
+
+    @Test("a leaking test fails at its declaration with the leak trace")
+    func leakingTestFails() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await ChecksForLeaksTrait.checksForLeaks.provideScope(
+                for: test, testCase: Test.Case.current, performing: { makeFamily(leak: true) })
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return issue.sourceLocation?.line == test.sourceLocation.line && text.contains("ScopedChild.parent")
+        }
+    }
+
+    @Test("the trait scopes test cases, not suites or a parameterized function as a whole")
+    func scopeProvider() throws {
+        let test = try #require(Test.current)
+        let trait = ChecksForLeaksTrait.checksForLeaks
+        #expect(trait.scopeProvider(for: test, testCase: Test.Case.current) != nil)
+        #expect(trait.scopeProvider(for: test, testCase: nil) == nil)
+        #expect(trait.isRecursive)
+    }
+
+    @Test("options given to the trait apply", .checksForLeaks(.ignoring(types: ["ScopedParent"])))
+    func traitOptions() {
+        makeFamily(leak: true)
+    }
+}
