@@ -20,6 +20,7 @@ struct LeakgraphTest: Sendable {
             ["test", "--package-path", package.path, "--scratch-path", scratch.path, "--json", jsonURL.path] + options
         let result = try await runProcess(
             try BuildProducts.leakgraph(), arguments: arguments, environment: cleanEnvironment(adding: environment))
+        removeBuildLocks(of: scratch)
         var run = LeakgraphTest(result: result)
         if let data = FileManager.default.contents(atPath: jsonURL.path) {
             run.report = try LeakReport.decode(from: data)
