@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "LeakGraph", targets: ["LeakGraph"]),
         .library(name: "LeakGraphPreload", type: .dynamic, targets: ["LeakGraphPreload"]),
         .library(name: "LeakGraphTesting", targets: ["LeakGraphTesting"]),
+        .plugin(name: "LeakGraphCommand", targets: ["LeakGraphCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -72,6 +73,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Adapter: `swift package --allow-writing-to-package-directory leakgraph`, which runs `leakgraph test`
+        // on the package it is run in (building into .build/leakgraph: SwiftPM locks .build meanwhile).
+        .plugin(
+            name: "LeakGraphCommand",
+            capability: .command(
+                intent: .custom(verb: "leakgraph", description: "Run the package's tests with leak checking (leakgraph test)."),
+                permissions: [
+                    .writeToPackageDirectory(reason: "leakgraph test builds the tests into .build/leakgraph, beside SwiftPM's locked .build")
+                ]
+            ),
+            dependencies: ["leakgraph"]
+        ),
         // Test support: a compact notation for typed paths in hand-built graphs.
         .target(name: "LeakGraphTestSupport", dependencies: ["LeakGraphModel"], path: "Tests/LeakGraphTestSupport"),
         .testTarget(name: "LeakGraphRecordingTests", dependencies: ["LeakGraphRecording"]),
@@ -91,7 +104,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     guard target.name.first != "C" || target.type == .test else {
         continue
     }

@@ -6,8 +6,8 @@ import LeakGraphModel
 /// It writes the same document as the `Codable` conformance (`encode(to:)` with `.sortedKeys` and
 /// `.withoutEscapingSlashes`), which stays for reports encoded inside other values: the same keys,
 /// each object's keys in byte order, `null` for an absent leak `cycle` or `stack` and a frame's unknown
-/// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`
-/// and `knownLibraryLeak`, a suspect's `reference`, a dictionary step's `key`) left out. Schema version 2
+/// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`,
+/// `knownLibraryLeak` and `run`, a suspect's `reference`, a dictionary step's `key`) left out. Schema version 2
 /// and later write the `stacks` table; version 1 a `backtrace` per leak. The tests hold it to
 /// `JSONEncoder`'s output, document for document.
 extension LeakReport {
@@ -211,6 +211,10 @@ extension JSONText {
         }
         key("members")
         write(cycle.members)
+        if let run = cycle.run {
+            key("run")
+            string(run)
+        }
         if let suspect = cycle.suspect {
             key("suspect")
             openObject()

@@ -198,11 +198,15 @@ public struct LeakReport: Sendable, Codable, Equatable {
         /// When the cycle is a known leak of a library rather than of the checked code (see
         /// ``KnownLibraryLeaks``): which, and why (additional field).
         public var knownLibraryLeak: String?
+        /// In a report that combines several runs (`leakgraph test`: one per test library), the run the
+        /// cycle was found in, e.g. `XCTest` or `Swift Testing`; `nil` in a single run's report
+        /// (additional field).
+        public var run: String?
 
         /// Creates a cycle.
         public init(
             id: Int, members: [Int], holds: [Int], heldCycles: [[Int]]? = nil, fingerprint: String? = nil,
-            suspect: Suspect? = nil, knownLibraryLeak: String? = nil
+            suspect: Suspect? = nil, knownLibraryLeak: String? = nil, run: String? = nil
         ) {
             self.id = id
             self.members = members
@@ -211,6 +215,7 @@ public struct LeakReport: Sendable, Codable, Equatable {
             self.fingerprint = fingerprint
             self.suspect = suspect
             self.knownLibraryLeak = knownLibraryLeak
+            self.run = run
         }
     }
 

@@ -39,8 +39,12 @@ extension Leakgraph {
         /// Where the report goes (`--json`, `--text`, `--dot`, `--svg`, `--html`).
         @OptionGroup var outputs: OutputOptions
 
+        /// The help of `--frames`, shared with `leakgraph test`.
+        static let framesHelp = ArgumentHelp(
+            "Creation-stack frames to record per object (0–\(LG_FRAMES_LIMIT); 0 records none).", valueName: "n")
+
         /// How many creation-stack frames the preload library records per object (`LEAKGRAPH_FRAMES`).
-        @Option(help: ArgumentHelp("Creation-stack frames to record per object (0–\(LG_FRAMES_LIMIT); 0 records none).", valueName: "n"))
+        @Option(help: Run.framesHelp)
         var frames: Int = Run.defaultFrames
 
         /// The program and its arguments, passed to it exactly.
@@ -55,6 +59,11 @@ extension Leakgraph {
             guard !command.isEmpty else {
                 throw ValidationError("Missing the program to run: leakgraph run [options] -- EXECUTABLE [ARGUMENTS…]")
             }
+            try Run.validate(frames: frames)
+        }
+
+        /// Rejects a `--frames` value out of ``framesRange`` (a usage error, exit status 2).
+        static func validate(frames: Int) throws(ValidationError) {
             guard Run.framesRange.contains(frames) else {
                 throw ValidationError(
                     "--frames must be between \(Run.framesRange.lowerBound) and \(Run.framesRange.upperBound), not \(frames)"
@@ -72,6 +81,20 @@ extension Leakgraph {
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
 
+            let report = try Run.check(
+                executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
+                environment: environment)
+            try Run.publish(report, to: outputs)
+            throw ExitCode(Run.exitStatus(for: report))
+        }
+
+        /// Runs `executable` (`command[0]` is the name it is given, the rest its arguments) with the
+        /// preload library, waits for it, and returns the report it left: the one run `leakgraph run`
+        /// makes and `leakgraph test` makes once per test library.
+        /// - Throws: ``ToolError`` when the program cannot be started, crashed, or left no readable report.
+        static func check(
+            executable: String, command: [String], frames: Int, preloadLibrary: String, environment: [String: String]
+        ) throws(ToolError) -> LeakReport {
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
             let childEnvironment = ChildEnvironment(
@@ -82,12 +105,10 @@ extension Leakgraph {
                 path: executable, arguments: command, environment: childEnvironment.entries
             )
             let outcome = try workspace.outcome()
-            let report = try Run.finishedReport(
+            return try Run.finishedReport(
                 outcome: outcome, termination: termination, program: executable,
                 arguments: Array(command.dropFirst())
             )
-            try publish(report)
-            throw ExitCode(Run.exitStatus(for: report))
         }
 
         /// Turns what the preload library left and how the program ended into the final report.
@@ -128,8 +149,9 @@ extension Leakgraph {
             report.leakedObjectsOutsideLibraries > 0 ? 1 : Int32(truncatingIfNeeded: report.program.exitStatus)
         }
 
-        /// Writes the JSON report, the text summary and the graphs where the options say.
-        private func publish(_ report: LeakReport) throws(ToolError) {
+        /// Writes the JSON report, the text summary (to standard error unless `--text` names a file) and the
+        /// graphs where `outputs` say.
+        static func publish(_ report: LeakReport, to outputs: OutputOptions) throws(ToolError) {
             try outputs.write(
                 report, terminal: { text in writeToStandardError(text.hasSuffix("\n") ? text : text + "\n") },
                 summarize: { printError($0) })

@@ -8,10 +8,11 @@ struct Leakgraph: ParsableCommand {
         abstract: "Find memory leaks and retain cycles in Swift programs.",
         discussion: """
             Exit status of `run`: 1 when leaks were found, 2 for a usage or tool error, otherwise the \
-            checked program's own exit status. `report` exits with 0 once it has rendered the report \
-            (leaks or not) and with 2 for a usage or tool error.
+            checked program's own exit status. `test` exits with 1 when the package's code leaks, 3 when \
+            its tests failed, 2 for a usage or tool error, else 0. `report` exits with 0 once it has \
+            rendered the report (leaks or not) and with 2 for a usage or tool error.
             """,
-        subcommands: [Run.self, Report.self]
+        subcommands: [Run.self, Test.self, Report.self]
     )
 
     /// Parses the command line, runs the subcommand and exits with LeakGraph's exit statuses: usage

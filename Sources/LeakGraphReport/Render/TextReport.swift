@@ -185,6 +185,9 @@ struct TextRenderer {
         let memberBytes = members.reduce(0) { $0 + report.leaks[$1].size }
         let title = "\(ReportNaming.count(members.count, "object")), \(ReportNaming.count(memberBytes, "byte"))"
         lines.append("ROOT CYCLE #\(ordinal + 1): \(title)")
+        if let run = cycle.run {
+            lines.append("   Found in the \(run) run")
+        }
         if let library = cycle.knownLibraryLeak {
             lines.append("   Not your code — \(library)")
         }

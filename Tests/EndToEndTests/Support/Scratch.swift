@@ -25,3 +25,14 @@ enum Scratch {
         return url
     }
 }
+
+/// Deletes the lock files SwiftPM leaves in the temporary directory for a custom scratch path
+/// (`<scratch path with / as _>….lock`).
+func removeBuildLocks(of scratch: URL) {
+    let temporary = FileManager.default.temporaryDirectory
+    let prefix = scratch.path.replacingOccurrences(of: "/", with: "_")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".lock") {
+        try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+    }
+}

@@ -1,0 +1,79 @@
+import LeakGraphModel
+
+extension LeakReport {
+    /// One run's report, named for the combined report (``init(combining:program:)``).
+    public struct NamedRun: Sendable, Equatable {
+        /// The run's name, e.g. `XCTest` or `Swift Testing`; stored in each of its cycles'
+        /// ``LeakReport/Cycle/run``.
+        public var name: String
+        /// The run's report.
+        public var report: LeakReport
+
+        /// Names `report`.
+        public init(name: String, report: LeakReport) {
+            self.name = name
+            self.report = report
+        }
+    }
+
+    /// The reports of several runs of one program as one report, as `leakgraph test` prints it.
+    ///
+    /// Leaks, references and cycles are concatenated in the order of `runs`, their ids and indices
+    /// renumbered so that they stay unique and consistent (a leak's `cycle`, a cycle's `members`, `holds`
+    /// and `heldCycles`, a suspect's `from`, `to` and `reference`, a proof's `inEdges`); every cycle is
+    /// marked with its run's name (``LeakReport/Cycle/run``). Fingerprints and known-library-leak marks
+    /// are kept as they are. Summaries are added up; diagnostics are concatenated.
+    ///
+    /// - Complexity: O(total size of the reports).
+    public init(combining runs: [NamedRun], program: Program) {
+        var leaks: [Leak] = []
+        var references: [LeakReference] = []
+        var cycles: [Cycle] = []
+        var diagnostics: [WalkDiagnostic] = []
+        var summary = Summary(trackedObjects: 0, liveObjects: 0, leakedObjects: 0, leakedBytes: 0, rootCycles: 0)
+        for run in runs {
+            let part = run.report
+            let leakOffset = (leaks.map(\.id).max() ?? -1) + 1 - (part.leaks.map(\.id).min() ?? 0)
+            let cycleOffset = (cycles.map(\.id).max() ?? -1) + 1 - (part.cycles.map(\.id).min() ?? 0)
+            let referenceOffset = references.count
+            let leakID = { (id: Int) in id + leakOffset }
+            for var leak in part.leaks {
+                leak.id = leakID(leak.id)
+                leak.cycle = leak.cycle.map { $0 + cycleOffset }
+                if var proof = leak.proof {
+                    proof.inEdges = proof.inEdges.map(leakID)
+                    leak.proof = proof
+                }
+                leaks.append(leak)
+            }
+            for var reference in part.references {
+                reference.from = leakID(reference.from)
+                reference.to = leakID(reference.to)
+                references.append(reference)
+            }
+            for var cycle in part.cycles {
+                cycle.id += cycleOffset
+                cycle.members = cycle.members.map(leakID)
+                cycle.holds = cycle.holds.map(leakID)
+                cycle.heldCycles = cycle.heldCycles?.map { $0.map(leakID) }
+                if var suspect = cycle.suspect {
+                    suspect.from = leakID(suspect.from)
+                    suspect.to = leakID(suspect.to)
+                    suspect.reference = suspect.reference.map { $0 + referenceOffset }
+                    cycle.suspect = suspect
+                }
+                cycle.run = run.name
+                cycles.append(cycle)
+            }
+            diagnostics += part.diagnostics
+            summary.trackedObjects += part.summary.trackedObjects
+            summary.liveObjects += part.summary.liveObjects
+            summary.leakedObjects += part.summary.leakedObjects
+            summary.leakedBytes += part.summary.leakedBytes
+            summary.rootCycles += part.summary.rootCycles
+        }
+        self.init(
+            program: program, summary: summary, leaks: leaks, references: references, cycles: cycles,
+            diagnostics: diagnostics)
+    }
+}

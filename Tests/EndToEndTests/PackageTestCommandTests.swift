@@ -1,0 +1,102 @@
+import Foundation
+import LeakGraphReport
+import Testing
+
+// `leakgraph test` on whole packages: Samples/LeakCheckedPackage (XCTest and Swift Testing tests of a
+// library with two retain cycles, leaking or fixed as LEAKCHECKED_WIRING says) and one real package from
+// the local package mirror. Each package is built once per test process (one scratch path, reused: the
+// later `swift build --build-tests` find nothing to do).
+
+@Suite("leakgraph test", .serialized, .timeLimit(.minutes(10)))
+struct PackageTestCommandTests {
+    /// `Samples/LeakCheckedPackage`.
+    static let sample = FixtureBuilds.fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Samples/LeakCheckedPackage")
+    /// The sample's build directory, shared by the tests of this process.
+    static let sampleScratch = Result { try Scratch.directory("leak-checked-package") }
+
+    @Test("leaking sample: Room ⇄ Member from the XCTest run, MessageHandler ⇄ Connection from the Swift Testing run, exit 1")
+    func leakingSample() async throws {
+        let run = try await LeakgraphTest.run(package: Self.sample, scratch: try Self.sampleScratch.get())
+        #expect(run.result.status == 1, "\(run.result.summary)")
+        let report = try #require(run.report, "no report: \(run.result.summary)")
+        expectConsistent(report)
+        #expect(
+            run.cyclesByRun == [
+                "Swift Testing: Chat.Connection, Chat.MessageHandler",
+                "XCTest: (arrayStorage), Chat.Member, Chat.Member, Chat.Room",
+                "XCTest: XCTest.XCTestSuite, XCTest.XCTestSuiteRun [library]",
+            ])
+        let suspects = report.cycles.filter { $0.knownLibraryLeak == nil }.compactMap(\.suspect?.label).sorted()
+        #expect(suspects == ["onMessage (closure)", "room"])
+        #expect(report.program.path.hasSuffix("/LeakCheckedPackagePackageTests.xctest"))
+        #expect(report.program.exitStatus == 0)
+        #expect(run.result.standardError.contains("Found in the Swift Testing run"))
+        #expect(run.toolMessages.filter { $0.contains("skipping") }.isEmpty, "\(run.toolMessages)")
+    }
+
+    @Test("fixed sample: only XCTest's own known leak, exit 0; failing tests: exit 3")
+    func fixedSample() async throws {
+        let scratch = try Self.sampleScratch.get()
+        let fixed = try await LeakgraphTest.run(
+            package: Self.sample, scratch: scratch, environment: ["LEAKCHECKED_WIRING": "fixed"])
+        #expect(fixed.result.status == 0, "\(fixed.result.summary)")
+        #expect(fixed.cyclesByRun == ["XCTest: XCTest.XCTestSuite, XCTest.XCTestSuiteRun [library]"])
+
+        let failing = try await LeakgraphTest.run(
+            package: Self.sample, scratch: scratch, environment: ["LEAKCHECKED_WIRING": "fixed", "LEAKCHECKED_FAIL": "1"])
+        #expect(failing.result.status == 3, "\(failing.result.summary)")
+        #expect(failing.report?.program.exitStatus == 1)
+        #expect(failing.toolMessages.last == "leakgraph: the XCTest tests failed (exit status 1)")
+    }
+
+    @Test("not a package, and a build that fails: exit 2 with one message (and the build's output)")
+    func toolErrors() async throws {
+        let empty = try Scratch.directory("not-a-package")
+        let notPackage = try await LeakgraphTest.run(package: empty, scratch: empty.appendingPathComponent("build"))
+        #expect(notPackage.result.status == 2)
+        #expect(notPackage.toolMessages == ["leakgraph: \(empty.path) is not a Swift package: it has no Package.swift"])
+
+        let broken = try Scratch.directory("broken-package")
+        try FileManager.default.createDirectory(
+            at: broken.appendingPathComponent("Sources/Broken"), withIntermediateDirectories: true)
+        try """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(name: "Broken", targets: [.target(name: "Broken")])
+            """.write(to: broken.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "let x: Int = \"not a number\"\n".write(
+            to: broken.appendingPathComponent("Sources/Broken/Broken.swift"), atomically: true, encoding: .utf8)
+        let failed = try await LeakgraphTest.run(package: broken, scratch: broken.appendingPathComponent(".build"))
+        #expect(failed.result.status == 2)
+        #expect(failed.toolMessages.last?.hasPrefix("leakgraph: the build of the tests failed (exit status 1):") == true)
+        #expect(failed.result.standardError.contains("cannot convert value of type 'String' to specified type 'Int'"))
+        #expect(failed.report == nil)
+    }
+
+    /// pointfreeco/swift-concurrency-extras 1.4.3 has XCTest and Swift Testing tests, one dependency
+    /// (swift-docc-plugin, resolved but not built) and builds in well under a minute.
+    @Test("a real package from the mirror: swift-concurrency-extras runs both libraries, exit 0")
+    func realPackage() async throws {
+        let folder = try Scratch.directory("concurrency-extras")
+        let checkout = folder.appendingPathComponent("swift-concurrency-extras")
+        let clone = try await runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: [
+                "git", "-c", "advice.detachedHead=false", "clone", "-q", "--depth", "1", "--branch", "1.4.3",
+                "https://github.com/pointfreeco/swift-concurrency-extras", checkout.path,
+            ],
+            environment: cleanEnvironment())
+        try #require(clone.status == 0, "cannot clone swift-concurrency-extras from the package mirror: \(clone.summary)")
+        // Its Package.resolved names GitHub's commits, which the mirror's copies do not have.
+        try? FileManager.default.removeItem(at: checkout.appendingPathComponent("Package.resolved"))
+        let run = try await LeakgraphTest.run(package: checkout, scratch: folder.appendingPathComponent("build"))
+        #expect(run.result.status == 0, "\(run.result.summary)")
+        #expect(run.toolMessages.filter { $0.hasPrefix("leakgraph: running the ") }.count == 2, "\(run.toolMessages)")
+        let report = try #require(run.report, "no report: \(run.result.summary)")
+        expectConsistent(report)
+        #expect(report.leakedObjectsOutsideLibraries == 0)
+        #expect(run.cyclesByRun == ["XCTest: XCTest.XCTestSuite, XCTest.XCTestSuiteRun [library]"])
+        #expect(run.result.standardError.contains("Test run with"))
+    }
+}
