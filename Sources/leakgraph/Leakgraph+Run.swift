@@ -74,28 +74,31 @@ extension Leakgraph {
 
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
+            let rendering = ChildRendering(for: outputs)
             let childEnvironment = ChildEnvironment(
                 inheriting: environment, preloadLibrary: preloadLibrary, reportPath: workspace.reportPath,
-                frames: frames
+                frames: frames, program: executable, rendering: rendering
             )
             let termination = try ChildProcess.run(
                 path: executable, arguments: command, environment: childEnvironment.entries
             )
-            let outcome = try workspace.outcome()
-            let report = try Run.finishedReport(
-                outcome: outcome, termination: termination, program: executable,
+            let check = try Run.finishedCheck(
+                in: workspace, asked: rendering, termination: termination, program: executable,
                 arguments: Array(command.dropFirst())
             )
-            try publish(report)
-            throw ExitCode(Run.exitStatus(for: report))
+            try publish(check)
+            throw ExitCode(Run.exitStatus(for: check.synopsis))
         }
 
-        /// Turns what the preload library left and how the program ended into the final report.
+        /// Turns what the preload library left and how the program ended into the check's result: the
+        /// files the program rendered when they are exactly those of this run, else the decoded report.
         /// - Throws: ``ToolError`` when there is no report to give (crash, refusal, nothing written,
         ///   unreadable file).
-        static func finishedReport(
-            outcome: ReportWorkspace.Outcome, termination: Termination, program: String, arguments: [String]
-        ) throws(ToolError) -> LeakReport {
+        static func finishedCheck(
+            in workspace: ReportWorkspace, asked: ChildRendering, termination: Termination, program: String,
+            arguments: [String]
+        ) throws(ToolError) -> FinishedCheck {
+            let outcome = workspace.outcome()
             if case .hookRefused(let sentence) = outcome {
                 throw ToolError(sentence)
             }
@@ -106,33 +109,42 @@ extension Leakgraph {
             case .exited(let code):
                 status = code
             }
-            guard case .report(let data) = outcome else {
+            guard outcome == .report else {
                 throw ToolError(
                     "the program exited with status \(status) but no leak report was written "
                         + "(it called _exit, or the leak check failed)"
                 )
             }
+            let facts = LeakReport.Program(path: program, arguments: arguments, exitStatus: Int(status))
+            if let rendered = workspace.renderedFiles(for: facts, asked: asked) {
+                return .rendered(rendered)
+            }
+            let data = try workspace.reportData()
             var report: LeakReport
             do {
                 report = try LeakReport.decode(from: data)
             } catch {
                 throw ToolError("cannot read the leak report the program wrote: \(error)")
             }
-            report.program = LeakReport.Program(path: program, arguments: arguments, exitStatus: Int(status))
-            return report
+            report.program = facts
+            return .decoded(report)
         }
 
         /// 1 when leaks were found outside known library leaks (see `KnownLibraryLeaks`), else the
         /// program's own status.
-        static func exitStatus(for report: LeakReport) -> Int32 {
-            report.leakedObjectsOutsideLibraries > 0 ? 1 : Int32(truncatingIfNeeded: report.program.exitStatus)
+        static func exitStatus(for synopsis: ReportSynopsis) -> Int32 {
+            synopsis.leakedObjectsOutsideLibraries > 0 ? 1 : Int32(truncatingIfNeeded: synopsis.program.exitStatus)
         }
 
         /// Writes the JSON report, the text summary and the graphs where the options say.
-        private func publish(_ report: LeakReport) throws(ToolError) {
-            try outputs.write(
-                report, terminal: { text in writeToStandardError(text.hasSuffix("\n") ? text : text + "\n") },
-                summarize: { printError($0) })
+        private func publish(_ check: FinishedCheck) throws(ToolError) {
+            let terminal = { (text: String) in writeToStandardError(text.hasSuffix("\n") ? text : text + "\n") }
+            switch check {
+            case .rendered(let files):
+                try outputs.write(files, terminal: terminal, summarize: { printError($0) })
+            case .decoded(let report):
+                try outputs.write(report, terminal: terminal, summarize: { printError($0) })
+            }
         }
     }
 }

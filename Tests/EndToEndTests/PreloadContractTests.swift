@@ -45,6 +45,9 @@ struct PreloadContractTests {
         #expect(plain["LD_PRELOAD"] == library)
         #expect(plain["LEAKGRAPH_ORIGINAL_LD_PRELOAD"] == "(unset)")
         #expect(plain["LEAKGRAPH_FRAMES"] == "16")
+        let program = try await FixtureBuilds.shared.executable("Probe", .debug).path
+        #expect(plain["LEAKGRAPH_PROGRAM"] == program)
+        #expect(plain["LEAKGRAPH_RENDER"] == "text,pretty-json", "--json and --text: both are rendered in the program")
         let output = try #require(plain["LEAKGRAPH_OUTPUT"])
         #expect(output.hasPrefix("/") && output.hasSuffix("/report.json"), "\(output)")
         let outputDirectory = URL(fileURLWithPath: output).deletingLastPathComponent().path
@@ -60,6 +63,33 @@ struct PreloadContractTests {
         #expect(prepended["LEAKGRAPH_ORIGINAL_LD_PRELOAD"] == "libm.so.6")
         #expect(prepended["LEAKGRAPH_FRAMES"] == "8")
         #expect(prepended["LEAKGRAPH_OUTPUT"] != output, "each run gets a fresh directory")
+
+        _ = try await runProbe(mode: "clean", writeFiles: false, environment: ["FAKE_ENV_DUMP": dump.path])
+        #expect(try readDump(dump)["LEAKGRAPH_RENDER"] == "text", "without --json only the text is rendered")
+        let graph = try Scratch.directory("env-graph").appendingPathComponent("g.dot")
+        _ = try await runProbe(
+            mode: "clean", options: ["--dot", graph.path], environment: ["FAKE_ENV_DUMP": dump.path, "LEAKGRAPH_RENDER": "text"]
+        )
+        #expect(try readDump(dump)["LEAKGRAPH_RENDER"] == "(unset)", "a graph needs the decoded report: nothing is rendered")
+    }
+
+    @Test("files rendered by the program for exactly this run are copied as they are")
+    func renderedFilesCopied() async throws {
+        let (_, run) = try await runProbe(mode: "rendered")
+        #expect(!run.result.signaled && run.result.status == 1, "\(run.result.summary)")
+        #expect(run.text == "TEXT RENDERED BY THE PROGRAM\n")
+        #expect(run.report?.leaks.map(\.type) == ["Fixture.Node"])
+        #expect(run.toolMessages.count == 1)
+        #expect(run.toolMessages.first?.hasPrefix("leakgraph: 1 leaked object (32 bytes) in 1 root cycle; summary") == true)
+    }
+
+    @Test("rendered files naming another exit status are not used: the report is decoded")
+    func staleRenderedFiles() async throws {
+        let (program, run) = try await runProbe(mode: "rendered", environment: ["FAKE_SYNOPSIS_STATUS": "9"])
+        #expect(!run.result.signaled && run.result.status == 1, "\(run.result.summary)")
+        #expect(run.report?.program == LeakReport.Program(path: program, arguments: [], exitStatus: 0))
+        #expect(run.text?.contains("TEXT RENDERED") == false)
+        #expect(run.text?.contains("Node") == true)
     }
 
     @Test("arguments, standard input and output pass through unchanged")
