@@ -45,6 +45,8 @@ unsigned lg_contract_parse_render(const char *text) {
         unsigned long length = (unsigned long)(end - word);
         if (lg_contract_word_is(word, length, LG_RENDER_TEXT)) {
             bits |= LG_RENDER_BIT_TEXT;
+        } else if (lg_contract_word_is(word, length, LG_RENDER_JSON)) {
+            bits |= LG_RENDER_BIT_JSON;
         } else if (lg_contract_word_is(word, length, LG_RENDER_PRETTY_JSON)) {
             bits |= LG_RENDER_BIT_PRETTY_JSON;
         }

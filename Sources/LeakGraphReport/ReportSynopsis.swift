@@ -1,30 +1,29 @@
 import Foundation
 
 /// The few facts about a report that `leakgraph run` needs when the checked program rendered the
-/// report's files itself: the program facts those files name, the totals, the leaked objects that
-/// fail a check, and which renderings were written.
+/// report's files itself: the program the JSON report names, the totals (for the text summary's
+/// header and the one-line note), the leaked objects that fail a check, and what was written.
 ///
 /// The preload library writes it beside the report at exit (`<output>.synopsis`, see
-/// `CLeakGraphContract.h`); the CLI reads it instead of decoding the whole report, and uses the
-/// child's files only when ``program`` is exactly the program it ran. It is a small JSON document of
-/// its own, versioned by ``version``, not part of the report schema.
+/// `CLeakGraphContract.h`); the CLI reads it instead of decoding the whole report, and copies the
+/// program's JSON report only when ``program`` is exactly the program it ran. It is a small JSON
+/// document of its own, versioned by ``version``, not part of the report schema.
 public struct ReportSynopsis: Sendable, Codable, Equatable {
     /// The version of this layout; a reader uses a synopsis of another version as if there were none.
     public var version: Int
-    /// The program as the rendered files name it (path, arguments, exit status).
+    /// The program as the JSON report names it (path, arguments, exit status).
     public var program: LeakReport.Program
     /// The report's totals.
     public var summary: LeakReport.Summary
     /// ``LeakReport/leakedObjectsOutsideLibraries``: what a check fails on.
     public var leakedObjectsOutsideLibraries: Int
-    /// The renderings written beside the report, as the words of `LEAKGRAPH_RENDER` (`text`,
-    /// `pretty-json`).
+    /// What was written, as the words of `LEAKGRAPH_RENDER` (`text`, `json`, `pretty-json`).
     public var rendered: [String]
 
     /// The version this library writes and reads.
     public static let currentVersion = 1
 
-    /// The synopsis of `report`, with the renderings written beside it.
+    /// The synopsis of `report`, with the words of what was written.
     public init(_ report: LeakReport, rendered: [String] = []) {
         self.version = ReportSynopsis.currentVersion
         self.program = report.program

@@ -2,18 +2,21 @@ import Foundation
 import LeakGraphReport
 
 /// The text summary and JSON report the checked program rendered into the workspace for this very
-/// run (``ReportWorkspace/renderedFiles(for:asked:)`` checked its synopsis), ready to be copied to
+/// run (``ReportWorkspace/renderedFiles(for:asked:)`` checked its synopsis), ready to be written
 /// where the user asked: the same bytes the CLI would render from the decoded report.
 struct RenderedFiles {
-    /// The program, totals and renderings the files were written with.
+    /// The program as `leakgraph run` saw it, the totals and what was written.
     let synopsis: ReportSynopsis
     /// Where they are.
     let workspace: ReportWorkspace
 
-    /// The text summary.
+    /// The text summary: its header, from the program `leakgraph run` saw and the totals, in front
+    /// of the body the program rendered (`TextReport.header(program:summary:)`,
+    /// `TextReport.body(_:pathLimit:)`).
     /// - Throws: ``ToolError`` when the file cannot be read.
     func text() throws(ToolError) -> String {
-        String(decoding: try workspace.textData(), as: UTF8.self)
+        let body = String(decoding: try workspace.textBodyData(), as: UTF8.self)
+        return TextReport.header(program: synopsis.program, summary: synopsis.summary) + body
     }
 
     /// The JSON report, pretty-printed (the `--json` layout).

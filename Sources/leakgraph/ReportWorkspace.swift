@@ -12,14 +12,17 @@ struct ReportWorkspace {
     /// Where the preload library writes its one-sentence reason when it cannot check the program
     /// (the hook refused, `LG_ENV_FRAMES` was invalid, the report could not be written).
     var refusalPath: String { reportPath + LG_REPORT_ERROR_SUFFIX }
-    /// Where the preload library writes the text summary when asked (``ChildRendering``).
+    /// Where the preload library writes the text summary without its header when asked
+    /// (``ChildRendering``).
     var textPath: String { reportPath + LG_REPORT_TEXT_SUFFIX }
-    /// Where the preload library writes the report's ``ReportSynopsis`` when asked to render anything.
+    /// Where the preload library writes the report's ``ReportSynopsis``, last, when asked to render
+    /// anything.
     var synopsisPath: String { reportPath + LG_REPORT_SYNOPSIS_SUFFIX }
 
     /// What the preload library left behind.
     enum Outcome: Equatable {
-        /// The JSON report is at ``reportPath`` (read with ``reportData()``).
+        /// The check finished: the JSON report is at ``reportPath`` (read with ``reportData()``), or
+        /// the synopsis at ``synopsisPath`` (``renderedFiles(for:asked:)``).
         case report
         /// The hook was not installed; the sentence says why.
         case hookRefused(String)
@@ -51,7 +54,7 @@ struct ReportWorkspace {
             let trimmed = sentence.trimmingCharacters(in: .whitespaces)
             return .hookRefused(trimmed.isEmpty ? "the leak check could not be set up (no reason given)" : trimmed)
         }
-        return files.fileExists(atPath: reportPath) ? .report : .nothing
+        return files.fileExists(atPath: reportPath) || files.fileExists(atPath: synopsisPath) ? .report : .nothing
     }
 
     /// The JSON report's bytes.
@@ -60,25 +63,28 @@ struct ReportWorkspace {
         try read(reportPath)
     }
 
-    /// The text summary's bytes.
+    /// The bytes of the text summary without its header.
     /// - Throws: ``ToolError`` when the file cannot be read.
-    func textData() throws(ToolError) -> Data {
+    func textBodyData() throws(ToolError) -> Data {
         try read(textPath)
     }
 
-    /// The files the preload library rendered, when they are exactly what `asked` and the program
-    /// `program` need: a synopsis of this version naming `program` (path, arguments and exit status
-    /// as `leakgraph run` saw them) and listing every rendering asked, and the text file when the
-    /// text was asked. `nil` otherwise (nothing asked, an older library, the program changed its
-    /// arguments or another exit handler its status): then the report must be decoded.
+    /// The files the preload library rendered, when they are what `asked` needs for `program`: a
+    /// synopsis of this version listing every rendering asked, the text file when the text was
+    /// asked, and — for the JSON report, which names the program — a synopsis naming exactly
+    /// `program` (path, arguments and exit status as `leakgraph run` saw them). `nil` otherwise
+    /// (nothing asked, an older library, the program changed its arguments or an exit handler after
+    /// the check its status): then the report must be decoded.
     func renderedFiles(for program: LeakReport.Program, asked: ChildRendering) -> RenderedFiles? {
         guard !asked.isEmpty, let data = FileManager.default.contents(atPath: synopsisPath),
-            let synopsis = ReportSynopsis.decode(from: data), synopsis.program == program,
+            var synopsis = ReportSynopsis.decode(from: data),
             Set(asked.words).isSubset(of: synopsis.rendered),
-            !asked.text || FileManager.default.fileExists(atPath: textPath)
+            !asked.text || FileManager.default.fileExists(atPath: textPath),
+            !asked.prettyJSON || synopsis.program == program
         else {
             return nil
         }
+        synopsis.program = program
         return RenderedFiles(synopsis: synopsis, workspace: self)
     }
 

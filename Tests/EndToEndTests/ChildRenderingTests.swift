@@ -2,10 +2,10 @@ import Foundation
 import LeakGraphReport
 import Testing
 
-// `leakgraph run` without graph outputs copies the text summary and the `--json` file that the checked
-// program rendered at exit (LEAKGRAPH_RENDER) instead of decoding the report; `leakgraph report` and
-// the graph outputs decode it. These tests fail when the two renderings of one report diverge, and
-// when the CLI uses rendered files that name another program than the one it ran.
+// `leakgraph run` without graph outputs uses the text summary's body and the `--json` file that the
+// checked program rendered at exit (LEAKGRAPH_RENDER) instead of decoding the report; `leakgraph
+// report` and the graph outputs decode it. These tests fail when the two renderings of one report
+// diverge, and when the CLI uses a rendered report that names another program than the one it ran.
 
 @Suite("leakgraph run: files rendered by the checked program", .timeLimit(.minutes(10)))
 struct ChildRenderingTests {
@@ -96,5 +96,13 @@ struct ChildRenderingTests {
         #expect(summary.contains("Command: \(program) original   (exit status 4)"), "\(summary)")
         let rendered = try await leakgraph(["report", json.path])
         #expect(rendered.standardOutput == summary)
+
+        let textOnly = try await leakgraph(
+            ["run", "--text", text.path, "--", program, "original"],
+            environment: ["PROBE_REWRITE_ARGUMENTS": "1", "PROBE_EXIT_STATUS": "4"]
+        )
+        #expect(!textOnly.signaled && textOnly.status == 4, "\(textOnly.summary)")
+        let header = try String(contentsOf: text, encoding: .utf8)
+        #expect(header.contains("Command: \(program) original   (exit status 4)"), "the header names what leakgraph run saw")
     }
 }

@@ -73,23 +73,42 @@ struct PreloadContractTests {
         #expect(try readDump(dump)["LEAKGRAPH_RENDER"] == "(unset)", "a graph needs the decoded report: nothing is rendered")
     }
 
-    @Test("files rendered by the program for exactly this run are copied as they are")
-    func renderedFilesCopied() async throws {
-        let (_, run) = try await runProbe(mode: "rendered")
+    @Test("files rendered by the program for exactly this run are used: its JSON as it is, its text after the header")
+    func renderedFilesUsed() async throws {
+        let (program, run) = try await runProbe(mode: "rendered")
         #expect(!run.result.signaled && run.result.status == 1, "\(run.result.summary)")
-        #expect(run.text == "TEXT RENDERED BY THE PROGRAM\n")
-        #expect(run.report?.leaks.map(\.type) == ["Fixture.Node"])
+        let header = TextReport.header(
+            program: LeakReport.Program(path: program, arguments: [], exitStatus: 0),
+            summary: LeakReport.Summary(trackedObjects: 5, liveObjects: 4, leakedObjects: 1, leakedBytes: 32, rootCycles: 1)
+        )
+        #expect(run.text == header + "TEXT RENDERED BY THE PROGRAM\n")
+        #expect(run.report?.program == LeakReport.Program(path: "", arguments: [], exitStatus: 0), "copied, not decoded")
         #expect(run.toolMessages.count == 1)
         #expect(run.toolMessages.first?.hasPrefix("leakgraph: 1 leaked object (32 bytes) in 1 root cycle; summary") == true)
     }
 
-    @Test("rendered files naming another exit status are not used: the report is decoded")
+    @Test("a JSON report naming another exit status is not used: the report is decoded")
     func staleRenderedFiles() async throws {
         let (program, run) = try await runProbe(mode: "rendered", environment: ["FAKE_SYNOPSIS_STATUS": "9"])
         #expect(!run.result.signaled && run.result.status == 1, "\(run.result.summary)")
         #expect(run.report?.program == LeakReport.Program(path: program, arguments: [], exitStatus: 0))
         #expect(run.text?.contains("TEXT RENDERED") == false)
         #expect(run.text?.contains("Node") == true)
+    }
+
+    @Test("the text alone needs no matching program: its header names what leakgraph run saw")
+    func renderedTextWithOtherStatus() async throws {
+        let text = try Scratch.directory("rendered-text").appendingPathComponent("summary.txt")
+        let (program, run) = try await runProbe(
+            mode: "rendered", options: ["--text", text.path], writeFiles: false,
+            environment: ["FAKE_SYNOPSIS_STATUS": "9", "PROBE_EXIT_STATUS": "6"]
+        )
+        #expect(!run.result.signaled && run.result.status == 1, "\(run.result.summary)")
+        let summary = try String(contentsOf: text, encoding: .utf8)
+        let name = URL(fileURLWithPath: program).lastPathComponent
+        #expect(summary.hasPrefix("Process \(name): 1 leak for 32 total leaked bytes.\n"), "\(summary)")
+        #expect(summary.contains("Command: \(program)   (exit status 6)\n"), "\(summary)")
+        #expect(summary.hasSuffix("\nTEXT RENDERED BY THE PROGRAM\n"), "\(summary)")
     }
 
     @Test("arguments, standard input and output pass through unchanged")

@@ -6,7 +6,7 @@
 //   FAKE_MODE=clean      at exit, write a report with no leaks to $LEAKGRAPH_OUTPUT
 //   FAKE_MODE=leak       at exit, write a report with one leaked self-loop `Fixture.Node`
 //   FAKE_MODE=garbage    at exit, write something that is not JSON
-//   FAKE_MODE=rendered   at exit, write the `leak` report and beside it a text summary reading
+//   FAKE_MODE=rendered   at exit, write the `leak` report and beside it a text summary body reading
 //                        `TEXT RENDERED BY THE PROGRAM` and a synopsis naming $LEAKGRAPH_PROGRAM, no
 //                        arguments and exit status $FAKE_SYNOPSIS_STATUS (default 0)
 //   (unset)              write nothing
