@@ -10,7 +10,7 @@ import LeakGraphReport
 ///
 /// The report names the program `LEAKGRAPH_PROGRAM` gave, this process's arguments and
 /// `exitStatus` (see ``PreloadRequest``). Every file is written through a `.partial` name and
-/// renamed into place, the report last, so the CLI never reads half a file (``PreloadFiles``). A
+/// renamed into place, the synopsis last, so the CLI never reads half a file (``PreloadFiles``). A
 /// failure is written as one sentence to `<output>` + `LG_REPORT_ERROR_SUFFIX`.
 @_cdecl("leakgraph_preload_check")
 public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStatus: Int32) {

@@ -12,7 +12,7 @@ import Glibc
 /// - `LG_ENV_OUTPUT`: where the library writes the JSON report at exit (see ``ReportWorkspace`` for
 ///   the files beside it);
 /// - `LG_ENV_FRAMES`: how many creation-stack frames to record;
-/// - `LG_ENV_PROGRAM`: the program's path as the report names it;
+/// - `LG_ENV_PROGRAM`: the program's path as the report names it, absent when not given;
 /// - `LG_ENV_RENDER`: what the library renders beside the report (``ChildRendering``), absent when
 ///   nothing is asked.
 struct ChildEnvironment: Equatable {
@@ -20,9 +20,13 @@ struct ChildEnvironment: Equatable {
     var variables: [String: String]
 
     /// Builds the program's environment from the tool's own.
+    ///
+    /// - Parameters:
+    ///   - program: the program's path as the report names it; `nil` leaves `LG_ENV_PROGRAM` unset.
+    ///   - rendering: what the library writes besides (or instead of) the compact JSON report.
     init(
         inheriting inherited: [String: String], preloadLibrary: String, reportPath: String, frames: Int,
-        program: String, rendering: ChildRendering
+        program: String? = nil, rendering: ChildRendering = ChildRendering()
     ) {
         var variables = inherited
         let original = inherited["LD_PRELOAD"]

@@ -15,6 +15,9 @@ struct ChildRendering: Equatable {
     /// Write the JSON report pretty-printed, the `--json` layout (`LG_RENDER_PRETTY_JSON`).
     var prettyJSON = false
 
+    /// Asks for nothing: the library writes the compact JSON report alone.
+    init() {}
+
     /// What the outputs need: nothing when a graph is asked for, else the text summary (for the
     /// file or the terminal) and the pretty JSON report when `--json` is given.
     init(for outputs: OutputOptions) {
