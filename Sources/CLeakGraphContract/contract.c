@@ -1,5 +1,5 @@
-// The one function of the preload contract (CLeakGraphContract.h): no allocation, no stdio, so the
-// preload constructor can call it before the program's `main`.
+// The functions of the preload contract (CLeakGraphContract.h): no allocation, no stdio, so the
+// preload constructor can call them before the program's `main`.
 #include "CLeakGraphContract.h"
 
 int lg_contract_parse_frames(const char *text, unsigned *frames) {
@@ -18,4 +18,41 @@ int lg_contract_parse_frames(const char *text, unsigned *frames) {
     }
     *frames = value;
     return 1;
+}
+
+/// Whether the `length` bytes at `word` spell `known` exactly.
+static int lg_contract_word_is(const char *word, unsigned long length, const char *known) {
+    unsigned long index = 0;
+    for (; index < length; index++) {
+        if (known[index] == '\0' || known[index] != word[index]) {
+            return 0;
+        }
+    }
+    return known[index] == '\0';
+}
+
+unsigned lg_contract_parse_render(const char *text) {
+    if (text == 0) {
+        return 0;
+    }
+    unsigned bits = 0;
+    const char *word = text;
+    for (;;) {
+        const char *end = word;
+        while (*end != '\0' && *end != ',') {
+            end++;
+        }
+        unsigned long length = (unsigned long)(end - word);
+        if (lg_contract_word_is(word, length, LG_RENDER_TEXT)) {
+            bits |= LG_RENDER_BIT_TEXT;
+        } else if (lg_contract_word_is(word, length, LG_RENDER_JSON)) {
+            bits |= LG_RENDER_BIT_JSON;
+        } else if (lg_contract_word_is(word, length, LG_RENDER_PRETTY_JSON)) {
+            bits |= LG_RENDER_BIT_PRETTY_JSON;
+        }
+        if (*end == '\0') {
+            return bits;
+        }
+        word = end + 1;
+    }
 }

@@ -15,8 +15,14 @@
 #define LG_NUMBER_TEXT(x) LG_STRINGIFY(x)
 
 static char lg_output_path[PATH_MAX];
+static char lg_program_path[PATH_MAX];
+static unsigned lg_render_bits;
 
 const char *lg_preload_output_path(void) { return lg_output_path[0] ? lg_output_path : NULL; }
+
+const char *lg_preload_program_path(void) { return lg_program_path; }
+
+unsigned lg_preload_render(void) { return lg_render_bits; }
 
 /// Writes `message` to `<output><suffix>` (no stdio: this runs before `main`).
 static void lg_write_beside_output(const char *suffix, const char *message) {
@@ -45,6 +51,8 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_ORIGINAL_LD_PRELOAD);
     unsetenv(LG_ENV_OUTPUT);
     unsetenv(LG_ENV_FRAMES);
+    unsetenv(LG_ENV_PROGRAM);
+    unsetenv(LG_ENV_RENDER);
 }
 
 /// Interposes `free` for the whole program: the Swift runtime's deallocation ends here, and so do
@@ -55,8 +63,19 @@ void free(void *pointer) {
     if (pointer != NULL) lg_free(pointer);
 }
 
-static void lg_preload_at_exit(void) {
-    if (lg_output_path[0]) leakgraph_preload_check(lg_output_path);
+/// Registered with `on_exit` (not `atexit`) for the status the program passes to `exit`, which the
+/// report and its text name; `leakgraph run` checks it against the status it sees.
+static void lg_preload_at_exit(int status, void *unused) {
+    (void)unused;
+    if (lg_output_path[0]) leakgraph_preload_check(lg_output_path, status & 0xff);
+}
+
+/// Keeps what the CLI asked to render and the program path, read now because the environment is
+/// restored before `main`.
+static void lg_read_render_request(void) {
+    const char *program = getenv(LG_ENV_PROGRAM);
+    if (program && strlen(program) < sizeof(lg_program_path)) strcpy(lg_program_path, program);
+    lg_render_bits = lg_contract_parse_render(getenv(LG_ENV_RENDER));
 }
 
 __attribute__((constructor)) static void lg_preload_start(void) {
@@ -80,6 +99,7 @@ __attribute__((constructor)) static void lg_preload_start(void) {
         lg_output_path[0] = 0;
         return;
     }
+    lg_read_render_request();
     lg_restore_environment();
     char error[512] = {0};
     if (lg_install_preloaded(frames, error, sizeof(error)) != 0) {
@@ -88,5 +108,5 @@ __attribute__((constructor)) static void lg_preload_start(void) {
         lg_output_path[0] = 0;
         return;
     }
-    atexit(lg_preload_at_exit);
+    on_exit(lg_preload_at_exit, NULL);
 }

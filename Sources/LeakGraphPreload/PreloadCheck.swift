@@ -5,25 +5,27 @@ import LeakGraph
 import LeakGraphReport
 
 /// Called by the preload library's exit handler (CLeakGraphPreloadStart) when the checked program
-/// exits normally: runs the leak check and writes the JSON report for `leakgraph run` to read.
-/// Declared in `CLeakGraphPreloadStart.h`.
+/// exits normally: runs the leak check and writes the JSON report for `leakgraph run` to read, with
+/// the renderings `LEAKGRAPH_RENDER` asked for beside it. Declared in `CLeakGraphPreloadStart.h`.
 ///
-/// The report is written to `<output>` + `LG_REPORT_PARTIAL_SUFFIX` and renamed into place, so the
-/// CLI never reads half a report. A failure is written as one sentence to `<output>` +
-/// `LG_REPORT_ERROR_SUFFIX`.
+/// The report names the program `LEAKGRAPH_PROGRAM` gave, this process's arguments and
+/// `exitStatus` (see ``PreloadRequest``). Every file is written through a `.partial` name and
+/// renamed into place, the synopsis last, so the CLI never reads half a file (``PreloadFiles``). A
+/// failure is written as one sentence to `<output>` + `LG_REPORT_ERROR_SUFFIX`.
 @_cdecl("leakgraph_preload_check")
-public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>) {
+public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStatus: Int32) {
     let path = String(cString: outputPath)
-    let report = LeakChecker.check()
+    var report = LeakChecker.check()
+    // Read after the check: the strings and arrays made here are Swift objects the check would count.
+    let request = PreloadRequest(
+        outputPath: path, programPath: String(cString: lg_preload_program_path()),
+        arguments: Array(CommandLine.arguments.dropFirst()), exitStatus: exitStatus, render: lg_preload_render()
+    )
+    report.program = request.program
+    let files = PreloadFiles(outputPath: request.outputPath)
     do {
-        let data = try report.jsonData(prettyPrinted: false)
-        let temporary = path + LG_REPORT_PARTIAL_SUFFIX
-        try data.write(to: URL(fileURLWithPath: temporary))
-        guard rename(temporary, path) == 0 else {
-            throw CocoaError(.fileWriteUnknown)
-        }
+        try files.write(report, request: request)
     } catch {
-        let message = "the leak report could not be written to \(path): \(error)"
-        try? Data(message.utf8).write(to: URL(fileURLWithPath: path + LG_REPORT_ERROR_SUFFIX))
+        files.writeError("the leak report could not be written to \(request.outputPath): \(error)")
     }
 }

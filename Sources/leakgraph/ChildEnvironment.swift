@@ -11,13 +11,23 @@ import Glibc
 /// - `LG_ENV_ORIGINAL_LD_PRELOAD`: the previous `LD_PRELOAD`, absent when there was none;
 /// - `LG_ENV_OUTPUT`: where the library writes the JSON report at exit (see ``ReportWorkspace`` for
 ///   the files beside it);
-/// - `LG_ENV_FRAMES`: how many creation-stack frames to record.
+/// - `LG_ENV_FRAMES`: how many creation-stack frames to record;
+/// - `LG_ENV_PROGRAM`: the program's path as the report names it, absent when not given;
+/// - `LG_ENV_RENDER`: what the library renders beside the report (``ChildRendering``), absent when
+///   nothing is asked.
 struct ChildEnvironment: Equatable {
     /// The variables, in no particular order.
     var variables: [String: String]
 
     /// Builds the program's environment from the tool's own.
-    init(inheriting inherited: [String: String], preloadLibrary: String, reportPath: String, frames: Int) {
+    ///
+    /// - Parameters:
+    ///   - program: the program's path as the report names it; `nil` leaves `LG_ENV_PROGRAM` unset.
+    ///   - rendering: what the library writes besides (or instead of) the compact JSON report.
+    init(
+        inheriting inherited: [String: String], preloadLibrary: String, reportPath: String, frames: Int,
+        program: String? = nil, rendering: ChildRendering = ChildRendering()
+    ) {
         var variables = inherited
         let original = inherited["LD_PRELOAD"]
         if let original, !original.isEmpty {
@@ -28,6 +38,8 @@ struct ChildEnvironment: Equatable {
         variables[LG_ENV_ORIGINAL_LD_PRELOAD] = original
         variables[LG_ENV_OUTPUT] = reportPath
         variables[LG_ENV_FRAMES] = String(frames)
+        variables[LG_ENV_PROGRAM] = program
+        variables[LG_ENV_RENDER] = rendering.isEmpty ? nil : rendering.words.joined(separator: ",")
         self.variables = variables
     }
 

@@ -81,42 +81,46 @@ extension Leakgraph {
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
 
-            let report = try Run.check(
+            let check = try Run.check(
                 executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                environment: environment)
-            try Run.publish(report, to: outputs)
-            throw ExitCode(Run.exitStatus(for: report))
+                environment: environment, rendering: ChildRendering(for: outputs))
+            try Run.publish(check, to: outputs)
+            throw ExitCode(Run.exitStatus(for: check.synopsis))
         }
 
         /// Runs `executable` (`command[0]` is the name it is given, the rest its arguments) with the
-        /// preload library, waits for it, and returns the report it left: the one run `leakgraph run`
-        /// makes and `leakgraph test` makes once per test library.
+        /// preload library, waits for it, and returns what it left: the one run `leakgraph run` makes
+        /// and `leakgraph test` makes once per test library. `rendering` says what the program renders
+        /// itself (nothing: the CLI decodes the report).
         /// - Throws: ``ToolError`` when the program cannot be started, crashed, or left no readable report.
         static func check(
-            executable: String, command: [String], frames: Int, preloadLibrary: String, environment: [String: String]
-        ) throws(ToolError) -> LeakReport {
+            executable: String, command: [String], frames: Int, preloadLibrary: String, environment: [String: String],
+            rendering: ChildRendering
+        ) throws(ToolError) -> FinishedCheck {
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
             let childEnvironment = ChildEnvironment(
                 inheriting: environment, preloadLibrary: preloadLibrary, reportPath: workspace.reportPath,
-                frames: frames
+                frames: frames, program: executable, rendering: rendering
             )
             let termination = try ChildProcess.run(
                 path: executable, arguments: command, environment: childEnvironment.entries
             )
-            let outcome = try workspace.outcome()
-            return try Run.finishedReport(
-                outcome: outcome, termination: termination, program: executable,
+            return try Run.finishedCheck(
+                in: workspace, asked: rendering, termination: termination, program: executable,
                 arguments: Array(command.dropFirst())
             )
         }
 
-        /// Turns what the preload library left and how the program ended into the final report.
+        /// Turns what the preload library left and how the program ended into the check's result: the
+        /// files the program rendered when they are exactly those of this run, else the decoded report.
         /// - Throws: ``ToolError`` when there is no report to give (crash, refusal, nothing written,
         ///   unreadable file).
-        static func finishedReport(
-            outcome: ReportWorkspace.Outcome, termination: Termination, program: String, arguments: [String]
-        ) throws(ToolError) -> LeakReport {
+        static func finishedCheck(
+            in workspace: ReportWorkspace, asked: ChildRendering, termination: Termination, program: String,
+            arguments: [String]
+        ) throws(ToolError) -> FinishedCheck {
+            let outcome = workspace.outcome()
             if case .hookRefused(let sentence) = outcome {
                 throw ToolError(sentence)
             }
@@ -127,34 +131,43 @@ extension Leakgraph {
             case .exited(let code):
                 status = code
             }
-            guard case .report(let data) = outcome else {
+            guard outcome == .report else {
                 throw ToolError(
                     "the program exited with status \(status) but no leak report was written "
                         + "(it called _exit, or the leak check failed)"
                 )
             }
+            let facts = LeakReport.Program(path: program, arguments: arguments, exitStatus: Int(status))
+            if let rendered = workspace.renderedFiles(for: facts, asked: asked) {
+                return .rendered(rendered)
+            }
+            let data = try workspace.reportData()
             var report: LeakReport
             do {
                 report = try LeakReport.decode(from: data)
             } catch {
                 throw ToolError("cannot read the leak report the program wrote: \(error)")
             }
-            report.program = LeakReport.Program(path: program, arguments: arguments, exitStatus: Int(status))
-            return report
+            report.program = facts
+            return .decoded(report)
         }
 
         /// 1 when leaks were found outside known library leaks (see `KnownLibraryLeaks`), else the
         /// program's own status.
-        static func exitStatus(for report: LeakReport) -> Int32 {
-            report.leakedObjectsOutsideLibraries > 0 ? 1 : Int32(truncatingIfNeeded: report.program.exitStatus)
+        static func exitStatus(for synopsis: ReportSynopsis) -> Int32 {
+            synopsis.leakedObjectsOutsideLibraries > 0 ? 1 : Int32(truncatingIfNeeded: synopsis.program.exitStatus)
         }
 
         /// Writes the JSON report, the text summary (to standard error unless `--text` names a file) and the
         /// graphs where `outputs` say.
-        static func publish(_ report: LeakReport, to outputs: OutputOptions) throws(ToolError) {
-            try outputs.write(
-                report, terminal: { text in writeToStandardError(text.hasSuffix("\n") ? text : text + "\n") },
-                summarize: { printError($0) })
+        static func publish(_ check: FinishedCheck, to outputs: OutputOptions) throws(ToolError) {
+            let terminal = { (text: String) in writeToStandardError(text.hasSuffix("\n") ? text : text + "\n") }
+            switch check {
+            case .rendered(let files):
+                try outputs.write(files, terminal: terminal, summarize: { printError($0) })
+            case .decoded(let report):
+                try outputs.write(report, terminal: terminal, summarize: { printError($0) })
+            }
         }
     }
 }

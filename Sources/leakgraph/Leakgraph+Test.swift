@@ -84,9 +84,12 @@ extension Leakgraph {
                 let command = [bundle] + library.arguments
                 printError("leakgraph: running the \(library.name) tests: \(command.map(ReportNaming.shellQuoted).joined(separator: " "))")
                 do {
-                    let report = try Run.check(
+                    let check = try Run.check(
                         executable: bundle, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                        environment: environment)
+                        environment: environment, rendering: ChildRendering())
+                    guard case .decoded(let report) = check else {
+                        throw ToolError("the report was rendered by the program instead of decoded")
+                    }
                     runs.append(LeakReport.NamedRun(name: library.name, report: report))
                 } catch {
                     throw ToolError("the \(library.name) run: \(error.message)")
@@ -99,7 +102,7 @@ extension Leakgraph {
             let program = LeakReport.Program(
                 path: bundle, arguments: [], exitStatus: failed.first?.report.program.exitStatus ?? 0)
             let report = LeakReport(combining: runs, program: program)
-            try Run.publish(report, to: outputs)
+            try Run.publish(.decoded(report), to: outputs)
             for run in failed {
                 printError("leakgraph: the \(run.name) tests failed (exit status \(run.report.program.exitStatus))")
             }

@@ -36,6 +36,11 @@ struct OutputOptions: ParsableArguments {
         jsonPath != nil || textPath != nil || dotPath != nil || svgPath != nil || htmlPath != nil
     }
 
+    /// Whether a graph output (`--dot`, `--svg`, `--html`) was asked for: these need the decoded report.
+    var drawsGraphs: Bool {
+        dotPath != nil || svgPath != nil || htmlPath != nil
+    }
+
     /// Fails early, before the program runs or the report is read, when an output cannot be written.
     /// - Throws: ``ToolError`` naming the output and why.
     func checkWritable() throws(ToolError) {
@@ -66,10 +71,31 @@ struct OutputOptions: ParsableArguments {
         let text = TextReport.render(report)
         if let textPath {
             try ReportOutput.write(Data(text.utf8), to: textPath, what: "text summary")
-            summarize(ReportOutput.shortSummary(report, textPath: textPath))
+            summarize(ReportOutput.shortSummary(ReportSynopsis(report), textPath: textPath))
         } else {
             terminal(text)
         }
         try ReportOutput.writeGraphOutputs(report: report, dot: dotPath, svg: svgPath, html: htmlPath)
+    }
+
+    /// Writes the files the checked program rendered where the options say, as
+    /// ``write(_:terminal:summarize:)`` writes the decoded report: the same bytes, in the same order,
+    /// with the same messages. They are only asked for without graph outputs (``ChildRendering``).
+    /// - Throws: ``ToolError`` when a rendered file cannot be read or an output written.
+    func write(
+        _ rendered: RenderedFiles, terminal: (String) -> Void, summarize: (String) -> Void = { _ in }
+    ) throws(ToolError) {
+        precondition(!drawsGraphs, "graphs are drawn from the decoded report")
+        let json = try jsonPath.map { _ throws(ToolError) in try rendered.prettyJSON() }
+        let text = try rendered.text()
+        if let jsonPath, let json {
+            try ReportOutput.write(json, to: jsonPath, what: "JSON report")
+        }
+        if let textPath {
+            try ReportOutput.write(Data(text.utf8), to: textPath, what: "text summary")
+            summarize(ReportOutput.shortSummary(rendered.synopsis, textPath: textPath))
+        } else {
+            terminal(text)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import CLeakGraphContract
 import Foundation
+import LeakGraphReport
 
 /// The fresh temporary directory where the preloaded library leaves its results for `leakgraph run`.
 struct ReportWorkspace {
@@ -11,11 +12,18 @@ struct ReportWorkspace {
     /// Where the preload library writes its one-sentence reason when it cannot check the program
     /// (the hook refused, `LG_ENV_FRAMES` was invalid, the report could not be written).
     var refusalPath: String { reportPath + LG_REPORT_ERROR_SUFFIX }
+    /// Where the preload library writes the text summary without its header when asked
+    /// (``ChildRendering``).
+    var textPath: String { reportPath + LG_REPORT_TEXT_SUFFIX }
+    /// Where the preload library writes the report's ``ReportSynopsis``, last, when asked to render
+    /// anything.
+    var synopsisPath: String { reportPath + LG_REPORT_SYNOPSIS_SUFFIX }
 
     /// What the preload library left behind.
     enum Outcome: Equatable {
-        /// The report JSON.
-        case report(Data)
+        /// The check finished: the JSON report is at ``reportPath`` (read with ``reportData()``), or
+        /// the synopsis at ``synopsisPath`` (``renderedFiles(for:asked:)``).
+        case report
         /// The hook was not installed; the sentence says why.
         case hookRefused(String)
         /// Nothing was written.
@@ -37,9 +45,8 @@ struct ReportWorkspace {
         return ReportWorkspace(directory: String(decoding: bytes, as: UTF8.self))
     }
 
-    /// Reads what the preload library wrote; a refusal wins over a report.
-    /// - Throws: ``ToolError`` when a file is there but cannot be read.
-    func outcome() throws(ToolError) -> Outcome {
+    /// Tells what the preload library wrote; a refusal wins over a report.
+    func outcome() -> Outcome {
         let files = FileManager.default
         if files.fileExists(atPath: refusalPath) {
             let text = (try? String(contentsOfFile: refusalPath, encoding: .utf8)) ?? ""
@@ -47,13 +54,46 @@ struct ReportWorkspace {
             let trimmed = sentence.trimmingCharacters(in: .whitespaces)
             return .hookRefused(trimmed.isEmpty ? "the leak check could not be set up (no reason given)" : trimmed)
         }
-        guard files.fileExists(atPath: reportPath) else {
-            return .nothing
+        return files.fileExists(atPath: reportPath) || files.fileExists(atPath: synopsisPath) ? .report : .nothing
+    }
+
+    /// The JSON report's bytes.
+    /// - Throws: ``ToolError`` when the file cannot be read.
+    func reportData() throws(ToolError) -> Data {
+        try read(reportPath)
+    }
+
+    /// The bytes of the text summary without its header.
+    /// - Throws: ``ToolError`` when the file cannot be read.
+    func textBodyData() throws(ToolError) -> Data {
+        try read(textPath)
+    }
+
+    /// The files the preload library rendered, when they are what `asked` needs for `program`: a
+    /// synopsis of this version listing every rendering asked, the text file when the text was
+    /// asked, and — for the JSON report, which names the program — a synopsis naming exactly
+    /// `program` (path, arguments and exit status as `leakgraph run` saw them). `nil` otherwise
+    /// (nothing asked, an older library, the program changed its arguments or an exit handler after
+    /// the check its status): then the report must be decoded.
+    func renderedFiles(for program: LeakReport.Program, asked: ChildRendering) -> RenderedFiles? {
+        guard !asked.isEmpty, let data = FileManager.default.contents(atPath: synopsisPath),
+            var synopsis = ReportSynopsis.decode(from: data),
+            Set(asked.words).isSubset(of: synopsis.rendered),
+            !asked.text || FileManager.default.fileExists(atPath: textPath),
+            !asked.prettyJSON || synopsis.program == program
+        else {
+            return nil
         }
+        synopsis.program = program
+        return RenderedFiles(synopsis: synopsis, workspace: self)
+    }
+
+    /// Reads the file at `path` in the workspace.
+    private func read(_ path: String) throws(ToolError) -> Data {
         do {
-            return .report(try Data(contentsOf: URL(fileURLWithPath: reportPath)))
+            return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ToolError("cannot read the leak report \(reportPath): \(error.localizedDescription)")
+            throw ToolError("cannot read the leak report \(path): \(error.localizedDescription)")
         }
     }
 

@@ -45,6 +45,9 @@ struct PreloadContractTests {
         #expect(plain["LD_PRELOAD"] == library)
         #expect(plain["LEAKGRAPH_ORIGINAL_LD_PRELOAD"] == "(unset)")
         #expect(plain["LEAKGRAPH_FRAMES"] == "16")
+        let program = try await FixtureBuilds.shared.executable("Probe", .debug).path
+        #expect(plain["LEAKGRAPH_PROGRAM"] == program)
+        #expect(plain["LEAKGRAPH_RENDER"] == "text,pretty-json", "--json and --text: both are rendered in the program")
         let output = try #require(plain["LEAKGRAPH_OUTPUT"])
         #expect(output.hasPrefix("/") && output.hasSuffix("/report.json"), "\(output)")
         let outputDirectory = URL(fileURLWithPath: output).deletingLastPathComponent().path
@@ -60,6 +63,52 @@ struct PreloadContractTests {
         #expect(prepended["LEAKGRAPH_ORIGINAL_LD_PRELOAD"] == "libm.so.6")
         #expect(prepended["LEAKGRAPH_FRAMES"] == "8")
         #expect(prepended["LEAKGRAPH_OUTPUT"] != output, "each run gets a fresh directory")
+
+        _ = try await runProbe(mode: "clean", writeFiles: false, environment: ["FAKE_ENV_DUMP": dump.path])
+        #expect(try readDump(dump)["LEAKGRAPH_RENDER"] == "text", "without --json only the text is rendered")
+        let graph = try Scratch.directory("env-graph").appendingPathComponent("g.dot")
+        _ = try await runProbe(
+            mode: "clean", options: ["--dot", graph.path], environment: ["FAKE_ENV_DUMP": dump.path, "LEAKGRAPH_RENDER": "text"]
+        )
+        #expect(try readDump(dump)["LEAKGRAPH_RENDER"] == "(unset)", "a graph needs the decoded report: nothing is rendered")
+    }
+
+    @Test("files rendered by the program for exactly this run are used: its JSON as it is, its text after the header")
+    func renderedFilesUsed() async throws {
+        let (program, run) = try await runProbe(mode: "rendered")
+        #expect(!run.result.signaled && run.result.status == 1, "\(run.result.summary)")
+        let header = TextReport.header(
+            program: LeakReport.Program(path: program, arguments: [], exitStatus: 0),
+            summary: LeakReport.Summary(trackedObjects: 5, liveObjects: 4, leakedObjects: 1, leakedBytes: 32, rootCycles: 1)
+        )
+        #expect(run.text == header + "TEXT RENDERED BY THE PROGRAM\n")
+        #expect(run.report?.program == LeakReport.Program(path: "", arguments: [], exitStatus: 0), "copied, not decoded")
+        #expect(run.toolMessages.count == 1)
+        #expect(run.toolMessages.first?.hasPrefix("leakgraph: 1 leaked object (32 bytes) in 1 root cycle; summary") == true)
+    }
+
+    @Test("a JSON report naming another exit status is not used: the report is decoded")
+    func staleRenderedFiles() async throws {
+        let (program, run) = try await runProbe(mode: "rendered", environment: ["FAKE_SYNOPSIS_STATUS": "9"])
+        #expect(!run.result.signaled && run.result.status == 1, "\(run.result.summary)")
+        #expect(run.report?.program == LeakReport.Program(path: program, arguments: [], exitStatus: 0))
+        #expect(run.text?.contains("TEXT RENDERED") == false)
+        #expect(run.text?.contains("Node") == true)
+    }
+
+    @Test("the text alone needs no matching program: its header names what leakgraph run saw")
+    func renderedTextWithOtherStatus() async throws {
+        let text = try Scratch.directory("rendered-text").appendingPathComponent("summary.txt")
+        let (program, run) = try await runProbe(
+            mode: "rendered", options: ["--text", text.path], writeFiles: false,
+            environment: ["FAKE_SYNOPSIS_STATUS": "9", "PROBE_EXIT_STATUS": "6"]
+        )
+        #expect(!run.result.signaled && run.result.status == 1, "\(run.result.summary)")
+        let summary = try String(contentsOf: text, encoding: .utf8)
+        let name = URL(fileURLWithPath: program).lastPathComponent
+        #expect(summary.hasPrefix("Process \(name): 1 leak for 32 total leaked bytes.\n"), "\(summary)")
+        #expect(summary.contains("Command: \(program)   (exit status 6)\n"), "\(summary)")
+        #expect(summary.hasSuffix("\nTEXT RENDERED BY THE PROGRAM\n"), "\(summary)")
     }
 
     @Test("arguments, standard input and output pass through unchanged")

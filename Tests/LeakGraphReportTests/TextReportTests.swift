@@ -71,4 +71,16 @@ struct TextReportTests {
         #expect(lines.first == "Process LinkedRing: 2 leaks for 32 total leaked bytes.")
         #expect(lines.suffix(2) == ["OTHER LEAKED OBJECTS: 2 objects, 32 bytes", "   Orphan × 2 (32 bytes)"])
     }
+
+    @Test("the text is its header, from the program and the totals alone, then a body that names no program")
+    func headerAndBody() {
+        for report in [ReportFixtures.leakingReport, ReportFixtures.cleanReport] {
+            let header = TextReport.header(program: report.program, summary: report.summary)
+            #expect(TextReport.render(report) == header + TextReport.body(report))
+            #expect(header.split(separator: "\n", omittingEmptySubsequences: false).count == 4, "three lines")
+            var other = report
+            other.program = LeakReport.Program(path: "/elsewhere/other", arguments: ["a b"], exitStatus: 9)
+            #expect(TextReport.body(other) == TextReport.body(report))
+        }
+    }
 }

@@ -19,12 +19,43 @@ extern "C" {
 #define LG_ENV_ORIGINAL_LD_PRELOAD "LEAKGRAPH_ORIGINAL_LD_PRELOAD"
 /// Overrides where the CLI looks for the preload library (read by the CLI only).
 #define LG_ENV_PRELOAD_LIBRARY "LEAKGRAPH_PRELOAD_LIBRARY"
+/// The program's path as the report names it (`program.path`): what `leakgraph run` resolved and
+/// started. Absent: the report names no path.
+#define LG_ENV_PROGRAM "LEAKGRAPH_PROGRAM"
+/// What the library writes at exit, so that the CLI need not decode the report: a comma-separated
+/// list of the words below. Unknown words are ignored. Absent, or no known word: the JSON report
+/// alone, compact, at `<output>` (the CLI decodes it). Otherwise exactly what is listed, then the
+/// synopsis, last (`LG_REPORT_SYNOPSIS_SUFFIX`): when it exists, the check is over and every file
+/// listed is complete.
+#define LG_ENV_RENDER "LEAKGRAPH_RENDER"
+
+/// `LG_ENV_RENDER` word: write the text summary without its header to `<output>` +
+/// `LG_REPORT_TEXT_SUFFIX` (the CLI writes the header, which names the program, from what it saw).
+#define LG_RENDER_TEXT "text"
+/// `LG_ENV_RENDER` word: write the JSON report at `<output>`, compact.
+#define LG_RENDER_JSON "json"
+/// `LG_ENV_RENDER` word: write the JSON report at `<output>` pretty-printed (the layout of
+/// `leakgraph run --json`); wins over `LG_RENDER_JSON`.
+#define LG_RENDER_PRETTY_JSON "pretty-json"
+/// The bit `lg_contract_parse_render` sets for `LG_RENDER_TEXT`.
+#define LG_RENDER_BIT_TEXT 1u
+/// The bit `lg_contract_parse_render` sets for `LG_RENDER_JSON`.
+#define LG_RENDER_BIT_JSON 2u
+/// The bit `lg_contract_parse_render` sets for `LG_RENDER_PRETTY_JSON`.
+#define LG_RENDER_BIT_PRETTY_JSON 4u
 
 /// `<output>` + this: one sentence saying why there is no report (the hook refused to install,
 /// `LEAKGRAPH_FRAMES` was invalid, the report could not be written).
 #define LG_REPORT_ERROR_SUFFIX ".error"
 /// `<output>` + this: the report while it is being written; renamed to `<output>` when complete.
+/// The files below are written the same way (their name + this, then renamed).
 #define LG_REPORT_PARTIAL_SUFFIX ".partial"
+/// `<output>` + this: the text summary without its header, when `LG_ENV_RENDER` asks for it.
+#define LG_REPORT_TEXT_SUFFIX ".txt"
+/// `<output>` + this: the report's synopsis (`ReportSynopsis` in LeakGraphReport, JSON): the
+/// program the JSON report names, the totals, and what was written. Written last whenever
+/// `LG_ENV_RENDER` lists a known word.
+#define LG_REPORT_SYNOPSIS_SUFFIX ".synopsis"
 
 /// Creation-stack frames recorded per object when nobody says otherwise.
 #define LG_FRAMES_DEFAULT 16
@@ -35,6 +66,11 @@ extern "C" {
 /// decimal integer in 0...LG_FRAMES_LIMIT (no sign, no spaces), otherwise returns 0. Exists so that
 /// the C constructor and the Swift side accept exactly the same values.
 int lg_contract_parse_frames(const char *text, unsigned *frames);
+
+/// Parses an `LG_ENV_RENDER` value: the `LG_RENDER_BIT_*` bits of the words it lists (0 for NULL,
+/// an empty text or no known word). Words are separated by commas; unknown words are skipped. No
+/// allocation, no stdio: the preload constructor calls it before `main`.
+unsigned lg_contract_parse_render(const char *text);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 // The start of `libLeakGraphPreload.so`: a constructor that installs the allocation hook before
 // the preloaded program's `main`, the process-wide `free` that tells the hook of every death, and
-// an exit handler that runs the leak check.
+// an exit handler (`on_exit`) that runs the leak check.
 #ifndef CLEAKGRAPH_PRELOAD_START_H
 #define CLEAKGRAPH_PRELOAD_START_H
 
@@ -12,10 +12,17 @@ extern "C" {
 /// loaded without `leakgraph run` (then nothing is installed).
 const char *lg_preload_output_path(void);
 
+/// The program path `leakgraph run` gave in `LEAKGRAPH_PROGRAM` (empty when none, or too long).
+const char *lg_preload_program_path(void);
+
+/// The `LG_RENDER_BIT_*` bits of what `leakgraph run` asked to render in `LEAKGRAPH_RENDER`.
+unsigned lg_preload_render(void);
+
 /// Implemented in Swift (LeakGraphPreload, `@_cdecl`): walks the heap, analyses it and writes the
-/// report to `output_path` (through `<output_path>.partial`), or one sentence to
-/// `<output_path>.error`. Called once, by the exit handler.
-void leakgraph_preload_check(const char *output_path);
+/// report to `output_path` (through `<output_path>.partial`), with the renderings asked for beside
+/// it, or one sentence to `<output_path>.error`. `exit_status` is the status the program passed to
+/// `exit` (the low 8 bits, as its parent will see it). Called once, by the exit handler.
+void leakgraph_preload_check(const char *output_path, int exit_status);
 
 #ifdef __cplusplus
 }

@@ -60,8 +60,39 @@ public enum TextReport {
     ///   - pathLimit: The maximum number of object and `↺` lines drawn per root cycle (at least 1).
     /// - Complexity: O(*n* + *e*) for *n* leaks and *e* references (plus sorting the type groups).
     public static func render(_ report: LeakReport, pathLimit: Int = defaultPathLimit) -> String {
+        header(program: report.program, summary: report.summary) + body(report, pathLimit: pathLimit)
+    }
+
+    /// The header that ``render(_:pathLimit:)`` starts with: three lines, each ending with a newline,
+    /// that depend on the program and the totals alone (leaks and bytes; tracked and live objects and
+    /// root cycles; the command line and exit status).
+    ///
+    /// `leakgraph run` writes it from the program it ran in front of the ``body(_:pathLimit:)`` the
+    /// checked program rendered.
+    public static func header(program: LeakReport.Program, summary: LeakReport.Summary) -> String {
+        let name = ReportNaming.programName(program)
+        let leaks = ReportNaming.count(summary.leakedObjects, "leak")
+        let tracked = ReportNaming.count(summary.trackedObjects, "object")
+        let cycles = ReportNaming.count(summary.rootCycles, "root cycle")
+        return """
+            Process \(name): \(leaks) for \(ReportNaming.grouped(summary.leakedBytes)) total leaked bytes.
+            Process \(name): \(tracked) tracked, \(ReportNaming.grouped(summary.liveObjects)) live, \(cycles).
+            Command: \(ReportNaming.commandLine(program))   (exit status \(program.exitStatus))
+
+            """
+    }
+
+    /// Everything ``render(_:pathLimit:)`` writes after the ``header(program:summary:)``: the root
+    /// cycles, other leaked objects, `No leaks found.` and the diagnostics (ending with a newline). It
+    /// does not depend on `report.program`.
+    ///
+    /// - Parameters:
+    ///   - report: The report.
+    ///   - pathLimit: The maximum number of object and `↺` lines drawn per root cycle (at least 1).
+    /// - Complexity: O(*n* + *e*) for *n* leaks and *e* references (plus sorting the type groups).
+    public static func body(_ report: LeakReport, pathLimit: Int = defaultPathLimit) -> String {
         var renderer = TextRenderer(report: report, pathLimit: max(1, pathLimit))
-        return renderer.render()
+        return renderer.renderBody()
     }
 
     /// Renders the section of one root cycle exactly as ``render(_:pathLimit:)`` writes it: the
@@ -120,8 +151,8 @@ struct TextRenderer {
         }
     }
 
-    mutating func render() -> String {
-        renderHeader()
+    /// The text after the header: each section starts with an empty line; ends with a newline.
+    mutating func renderBody() -> String {
         for (ordinal, cycle) in report.cycles.enumerated() {
             lines.append("")
             renderCycle(cycle, ordinal: ordinal)
@@ -149,21 +180,7 @@ struct TextRenderer {
                 lines.append("   \(diagnostic.typeName): \(diagnostic.reason) (\(objects))")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    // MARK: Header
-
-    mutating func renderHeader() {
-        let name = ReportNaming.programName(report.program)
-        let summary = report.summary
-        let leaks = ReportNaming.count(summary.leakedObjects, "leak")
-        lines.append("Process \(name): \(leaks) for \(ReportNaming.grouped(summary.leakedBytes)) total leaked bytes.")
-        let tracked = ReportNaming.count(summary.trackedObjects, "object")
-        let cycles = ReportNaming.count(summary.rootCycles, "root cycle")
-        lines.append("Process \(name): \(tracked) tracked, \(ReportNaming.grouped(summary.liveObjects)) live, \(cycles).")
-        let command = ReportNaming.commandLine(report.program)
-        lines.append("Command: \(command)   (exit status \(report.program.exitStatus))")
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 
     // MARK: Cycles

@@ -1,19 +1,34 @@
 // A stand-in for libLeakGraphPreload.so that plays the preload side of the `leakgraph run` contract
 // without hooking anything, so the end-to-end tests can check the CLI's side on its own
 // (LEAKGRAPH_PRELOAD_LIBRARY points the CLI at it). What it does is chosen by environment variables:
-//   FAKE_ENV_DUMP=PATH   at load, write the four contract variables to PATH (`NAME=value`, `(unset)`)
+//   FAKE_ENV_DUMP=PATH   at load, write the contract variables to PATH (`NAME=value`, `(unset)`)
 //   FAKE_MODE=refuse     at load, write a refusal sentence to $LEAKGRAPH_OUTPUT.error
 //   FAKE_MODE=clean      at exit, write a report with no leaks to $LEAKGRAPH_OUTPUT
 //   FAKE_MODE=leak       at exit, write a report with one leaked self-loop `Fixture.Node`
 //   FAKE_MODE=garbage    at exit, write something that is not JSON
+//   FAKE_MODE=rendered   at exit, write the `leak` report and beside it a text summary body reading
+//                        `TEXT RENDERED BY THE PROGRAM` and a synopsis naming $LEAKGRAPH_PROGRAM, no
+//                        arguments and exit status $FAKE_SYNOPSIS_STATUS (default 0)
 //   (unset)              write nothing
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const contract_variables[] = {
-    "LD_PRELOAD", "LEAKGRAPH_ORIGINAL_LD_PRELOAD", "LEAKGRAPH_OUTPUT", "LEAKGRAPH_FRAMES",
+    "LD_PRELOAD", "LEAKGRAPH_ORIGINAL_LD_PRELOAD", "LEAKGRAPH_OUTPUT", "LEAKGRAPH_FRAMES", "LEAKGRAPH_PROGRAM",
+    "LEAKGRAPH_RENDER",
 };
+
+/// Writes `text` to `<output><suffix>`.
+static void write_beside(const char *output, const char *suffix, const char *text) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s%s", output, suffix);
+    FILE *file = fopen(path, "w");
+    if (file != NULL) {
+        fputs(text, file);
+        fclose(file);
+    }
+}
 
 static int mode_is(const char *mode) {
     const char *value = getenv("FAKE_MODE");
@@ -46,8 +61,20 @@ __attribute__((constructor)) static void fake_preload_start(void) {
 
 __attribute__((destructor)) static void fake_preload_finish(void) {
     const char *output = getenv("LEAKGRAPH_OUTPUT");
-    if (output == NULL || !(mode_is("clean") || mode_is("leak") || mode_is("garbage"))) {
+    if (output == NULL || !(mode_is("clean") || mode_is("leak") || mode_is("garbage") || mode_is("rendered"))) {
         return;
+    }
+    if (mode_is("rendered")) {
+        write_beside(output, ".txt", "TEXT RENDERED BY THE PROGRAM\n");
+        const char *program = getenv("LEAKGRAPH_PROGRAM");
+        const char *status = getenv("FAKE_SYNOPSIS_STATUS");
+        char synopsis[8192];
+        snprintf(synopsis, sizeof synopsis,
+            "{\"leakedObjectsOutsideLibraries\":1,\"program\":{\"arguments\":[],\"exitStatus\":%s,\"path\":\"%s\"},"
+            "\"rendered\":[\"text\",\"pretty-json\"],\"summary\":{\"leakedBytes\":32,\"leakedObjects\":1,"
+            "\"liveObjects\":4,\"rootCycles\":1,\"trackedObjects\":5},\"version\":1}",
+            status != NULL ? status : "0", program != NULL ? program : "");
+        write_beside(output, ".synopsis", synopsis);
     }
     FILE *file = fopen(output, "w");
     if (file == NULL) {
@@ -56,7 +83,7 @@ __attribute__((destructor)) static void fake_preload_finish(void) {
     if (mode_is("garbage")) {
         fputs("{\"schemaVersion\": 1, \"program\": ", file);
     } else {
-        int leak = mode_is("leak");
+        int leak = mode_is("leak") || mode_is("rendered");
         fprintf(file,
             "{\"schemaVersion\":1,\"program\":{\"path\":\"\",\"arguments\":[],\"exitStatus\":0},"
             "\"summary\":{\"trackedObjects\":5,\"liveObjects\":4,\"leakedObjects\":%d,\"leakedBytes\":%d,"

@@ -5,6 +5,8 @@
 //   PROBE_READ_STDIN=1    echo one line of standard input as `stdin=<line>`
 //   PROBE_SIGINT_STATE=1  print `sigint=default` or `sigint=ignored` (the disposition it was started with)
 //   PROBE_SIGNAL_PARENT=1 send SIGINT and SIGQUIT to its parent (`leakgraph`, which must ignore them)
+//   PROBE_REWRITE_ARGUMENTS=1  replace CommandLine.arguments before exiting, so that the preload library
+//                         names other arguments than `leakgraph run` gave (its rendered files are stale)
 import Glibc
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -26,6 +28,9 @@ if getenv("PROBE_SIGNAL_PARENT") != nil {
     kill(getppid(), SIGQUIT)
     usleep(100_000)
 }
+if getenv("PROBE_REWRITE_ARGUMENTS") != nil {
+    rewriteArguments()
+}
 let status = getenv("PROBE_EXIT_STATUS").flatMap { Int32(String(cString: $0)) } ?? 0
 if getenv("PROBE_UNDERSCORE_EXIT") != nil {
     fflush(stdout)
@@ -33,4 +38,9 @@ if getenv("PROBE_UNDERSCORE_EXIT") != nil {
 }
 if status != 0 {
     exit(status)
+}
+
+/// Replaces the arguments the Swift runtime hands out (the setter is deprecated; the warning is expected).
+func rewriteArguments() {
+    CommandLine.arguments = [CommandLine.arguments[0], "rewritten"]
 }
