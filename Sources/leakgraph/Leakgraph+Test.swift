@@ -83,7 +83,7 @@ extension Leakgraph {
                 }
                 let command = [bundle] + library.arguments
                 printError("leakgraph: running the \(library.name) tests: \(command.map(ReportNaming.shellQuoted).joined(separator: " "))")
-                do {
+                do throws(ToolError) {
                     let check = try Run.check(
                         executable: bundle, command: command, frames: frames, preloadLibrary: preloadLibrary,
                         environment: environment, rendering: ChildRendering())
