@@ -111,7 +111,7 @@ extension LeakReport {
             )
         }
         let summary = Summary(
-            trackedObjects: graph.trackedObjects, liveObjects: nodeCount, leakedObjects: leaks.count,
+            trackedObjects: graph.trackedObjects, liveObjects: graph.liveObjects, leakedObjects: leaks.count,
             leakedBytes: analysis.leakedBytes, rootCycles: cycles.count
         )
         self.init(
