@@ -365,12 +365,8 @@ void lg_unfreeze(lg_record *records) {
 }
 
 void lg_unfreeze_objects(uintptr_t *objects) {
-    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
-        lg_state.delegate.unfreeze_objects(objects);
-        return;
-    }
-    free(objects);
-    lg_freeze_leave();
+    // The same as for a record snapshot: free the array, leave the freeze (in the delegate too).
+    lg_unfreeze((lg_record *)objects);
 }
 
 // MARK: fork

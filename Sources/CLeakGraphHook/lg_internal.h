@@ -131,7 +131,6 @@ typedef struct lg_delegate {
     size_t (*freeze)(lg_record **out_records);
     void (*unfreeze)(lg_record *records);
     size_t (*freeze_objects)(uintptr_t **out_objects);
-    void (*unfreeze_objects)(uintptr_t *objects);
     int (*frozen_record)(uintptr_t object, lg_record *out_record);
     const uintptr_t *(*stack)(uint32_t stack_id, size_t *count);
     void (*stats)(lg_stats_t *stats);
