@@ -297,11 +297,9 @@ void lg_free(void *pointer) {
 
 // MARK: Freeze
 
-size_t lg_freeze(lg_record **out_records) {
-    *out_records = NULL;
-    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
-        return lg_state.delegate.freeze(out_records);
-    }
+/// Enters a freeze on this thread (taking every shard lock at the outermost level, when tracking);
+/// returns whether this thread holds the freeze.
+static bool lg_freeze_enter(void) {
     lg_tls_ignore += 1;
     if (lg_tls_freeze_depth++ == 0 &&
         atomic_load_explicit(&lg_state.installed, memory_order_acquire) &&
@@ -309,18 +307,35 @@ size_t lg_freeze(lg_record **out_records) {
         lg_table_lock_all();
         lg_tls_holds_freeze = true;
     }
-    if (!lg_tls_holds_freeze) {
-        return 0;
-    }
-    return lg_table_snapshot_locked(out_records);
+    return lg_tls_holds_freeze;
 }
 
-void lg_unfreeze(lg_record *records) {
+size_t lg_freeze(lg_record **out_records) {
+    *out_records = NULL;
     if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
-        lg_state.delegate.unfreeze(records);
-        return;
+        return lg_state.delegate.freeze(out_records);
     }
-    free(records);
+    return lg_freeze_enter() ? lg_table_snapshot_locked(out_records) : 0;
+}
+
+size_t lg_freeze_objects(uintptr_t **out_objects) {
+    *out_objects = NULL;
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        return lg_state.delegate.freeze_objects(out_objects);
+    }
+    return lg_freeze_enter() ? lg_table_objects_locked(out_objects) : 0;
+}
+
+int lg_frozen_record(uintptr_t object, lg_record *out_record) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        return lg_state.delegate.frozen_record(object, out_record);
+    }
+    return lg_tls_holds_freeze && lg_table_record_locked(object, out_record);
+}
+
+/// Leaves one level of this thread's freeze: at the outermost level, performs the deferred frees
+/// and releases the locks.
+static void lg_freeze_leave(void) {
     if (lg_tls_freeze_depth == 0) {
         return;
     }
@@ -343,6 +358,20 @@ void lg_unfreeze(lg_record *records) {
         lg_table_unlock_all();
     }
     lg_thread_ignore_end();
+}
+
+void lg_unfreeze(lg_record *records) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        lg_state.delegate.unfreeze(records);
+        return;
+    }
+    free(records);
+    lg_freeze_leave();
+}
+
+void lg_unfreeze_objects(uintptr_t *objects) {
+    // The same as for a record snapshot: free the array, leave the freeze (in the delegate too).
+    lg_unfreeze((lg_record *)objects);
 }
 
 // MARK: fork
@@ -392,6 +421,21 @@ size_t lg_freeze(lg_record **out_records) {
 
 void lg_unfreeze(lg_record *records) {
     (void)records;
+}
+
+size_t lg_freeze_objects(uintptr_t **out_objects) {
+    *out_objects = NULL;
+    return 0;
+}
+
+int lg_frozen_record(uintptr_t object, lg_record *out_record) {
+    (void)object;
+    (void)out_record;
+    return 0;
+}
+
+void lg_unfreeze_objects(uintptr_t *objects) {
+    (void)objects;
 }
 
 #endif /* __linux__ */

@@ -52,6 +52,8 @@ static bool lg_delegate_to(const void *hook) {
     lg_delegate delegate = {
         .freeze = (size_t(*)(lg_record **))dlsym(module, "lg_freeze"),
         .unfreeze = (void (*)(lg_record *))dlsym(module, "lg_unfreeze"),
+        .freeze_objects = (size_t(*)(uintptr_t **))dlsym(module, "lg_freeze_objects"),
+        .frozen_record = (int (*)(uintptr_t, lg_record *))dlsym(module, "lg_frozen_record"),
         .stack = (const uintptr_t *(*)(uint32_t, size_t *))dlsym(module, "lg_stack"),
         .stats = (void (*)(lg_stats_t *))dlsym(module, "lg_stats"),
         .ignore_begin = (void (*)(void))dlsym(module, "lg_thread_ignore_begin"),
@@ -64,6 +66,7 @@ static bool lg_delegate_to(const void *hook) {
     int (*is_installed)(void) = (int (*)(void))dlsym(module, "lg_is_installed");
     dlclose(module);  // RTLD_NOLOAD took a reference; the module stays loaded for its own users
     if (delegate.freeze == NULL || delegate.freeze == lg_freeze || delegate.unfreeze == NULL ||
+        delegate.freeze_objects == NULL || delegate.frozen_record == NULL ||
         delegate.stack == NULL || delegate.stats == NULL || delegate.ignore_begin == NULL ||
         delegate.ignore_end == NULL || is_installed == NULL || !is_installed()) {
         return false;

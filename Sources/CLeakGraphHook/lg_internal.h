@@ -156,6 +156,8 @@ typedef struct lg_stacks {
 typedef struct lg_delegate {
     size_t (*freeze)(lg_record **out_records);
     void (*unfreeze)(lg_record *records);
+    size_t (*freeze_objects)(uintptr_t **out_objects);
+    int (*frozen_record)(uintptr_t object, lg_record *out_record);
     const uintptr_t *(*stack)(uint32_t stack_id, size_t *count);
     void (*stats)(lg_stats_t *stats);
     void (*ignore_begin)(void);
@@ -373,6 +375,10 @@ LG_HIDDEN void lg_table_unlock_all(void);
 /// With every shard lock held: a malloc'd array of every record in address order (NULL and 0
 /// when empty or out of memory).
 LG_HIDDEN size_t lg_table_snapshot_locked(lg_record **out_records);
+/// Like `lg_table_snapshot_locked`, the objects' addresses only (a malloc'd array in `*out_objects`).
+LG_HIDDEN size_t lg_table_objects_locked(uintptr_t **out_objects);
+/// The record of the tracked object at `object` (every shard lock held); false when untracked.
+LG_HIDDEN bool lg_table_record_locked(uintptr_t object, lg_record *out_record);
 /// Adds the table's counters to `stats` (relaxed reads).
 LG_HIDDEN void lg_table_stats(lg_stats_t *stats);
 /// With every shard lock held: sets the scope of every record in `scope` to 0 (no scope).

@@ -134,19 +134,12 @@ void lg_table_unlock_all(void) {
     }
 }
 
-size_t lg_table_snapshot_locked(lg_record **out_records) {
-    *out_records = NULL;
-    size_t count = 0;
-    for (uint32_t index = 0; index < LG_SHARD_COUNT; index++) {
-        count += atomic_load_explicit(&lg_state.shards[index].live, memory_order_relaxed);
-    }
-    if (count == 0) {
-        return 0;
-    }
-    lg_record *records = malloc(count * sizeof(lg_record));
-    if (records == NULL) {
-        return 0;
-    }
+/// Visits the tracked objects in address order (read off the written pages of the address map),
+/// at most `count`, calling `visit(context, i, object, slot)` for the `i`-th; returns how many.
+static size_t lg_table_visit_locked(size_t count,
+                                    void (*visit)(void *context, size_t i, uintptr_t object,
+                                                  lg_slot slot),
+                                    void *context) {
     size_t filled = 0;
     for (uintptr_t top = 0; top < LG_MAP_TOP_COUNT && filled < count; top++) {
         lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
@@ -165,27 +158,81 @@ size_t lg_table_snapshot_locked(lg_record **out_records) {
                     continue;
                 }
                 lg_slot slot = *lg_shard_slot(lg_table_shard_of(entry), (entry & LG_SLOT_MASK) - 1);
-                uintptr_t object = (top << LG_MAP_REGION_SHIFT) | ((uintptr_t)granule << 4);
-                uint32_t stack = (uint32_t)(slot & LG_SLOT_NO_STACK);
-                size_t size = (size_t)(slot >> LG_SLOT_SIZE_SHIFT);
-                if (LG_UNLIKELY(size == LG_SLOT_SIZE_SATURATED)) {
-                    size = malloc_usable_size((void *)object);
-                }
-                records[filled++] = (lg_record){
-                    .object = object,
-                    .metadata = *(const uintptr_t *)object,
-                    .size = size,
-                    .stack_id = stack == LG_SLOT_NO_STACK ? LG_NO_STACK : stack,
-                    .scope = lg_slot_scope(slot),
-                };
+                visit(context, filled++, (top << LG_MAP_REGION_SHIFT) | ((uintptr_t)granule << 4), slot);
                 if (filled == count) {
                     break;
                 }
             }
         }
     }
-    *out_records = records;
     return filled;
+}
+
+/// The number of live records (every shard lock held).
+static size_t lg_table_live_locked(void) {
+    size_t count = 0;
+    for (uint32_t index = 0; index < LG_SHARD_COUNT; index++) {
+        count += atomic_load_explicit(&lg_state.shards[index].live, memory_order_relaxed);
+    }
+    return count;
+}
+
+/// The record of the tracked `object` whose slot is `slot`; its metadata is its first word.
+static lg_record lg_table_record(uintptr_t object, lg_slot slot) {
+    uint32_t stack = (uint32_t)(slot & LG_SLOT_NO_STACK);
+    size_t size = (size_t)(slot >> LG_SLOT_SIZE_SHIFT);
+    if (LG_UNLIKELY(size == LG_SLOT_SIZE_SATURATED)) {
+        size = malloc_usable_size((void *)object);
+    }
+    return (lg_record){
+        .object = object,
+        .metadata = *(const uintptr_t *)object,
+        .size = size,
+        .stack_id = stack == LG_SLOT_NO_STACK ? LG_NO_STACK : stack,
+        .scope = lg_slot_scope(slot),
+    };
+}
+
+static void lg_table_visit_record(void *context, size_t i, uintptr_t object, lg_slot slot) {
+    ((lg_record *)context)[i] = lg_table_record(object, slot);
+}
+
+static void lg_table_visit_object(void *context, size_t i, uintptr_t object, lg_slot slot) {
+    (void)slot;
+    ((uintptr_t *)context)[i] = object;
+}
+
+/// A malloc'd array of one `element_size`-byte element per live record, filled by `visit` in address
+/// order, in `*out`; its length is returned (NULL and 0 when empty or out of memory).
+static size_t lg_table_collect_locked(void **out, size_t element_size,
+                                      void (*visit)(void *context, size_t i, uintptr_t object,
+                                                    lg_slot slot)) {
+    *out = NULL;
+    size_t count = lg_table_live_locked();
+    void *elements = count == 0 ? NULL : malloc(count * element_size);
+    if (elements == NULL) {
+        return 0;
+    }
+    *out = elements;
+    return lg_table_visit_locked(count, visit, elements);
+}
+
+size_t lg_table_snapshot_locked(lg_record **out_records) {
+    return lg_table_collect_locked((void **)out_records, sizeof(lg_record), lg_table_visit_record);
+}
+
+size_t lg_table_objects_locked(uintptr_t **out_objects) {
+    return lg_table_collect_locked((void **)out_objects, sizeof(uintptr_t), lg_table_visit_object);
+}
+
+bool lg_table_record_locked(uintptr_t object, lg_record *out_record) {
+    uint32_t entry = lg_table_entry(object);
+    if (entry == 0) {
+        return false;
+    }
+    *out_record =
+        lg_table_record(object, *lg_shard_slot(lg_table_shard_of(entry), (entry & LG_SLOT_MASK) - 1));
+    return true;
 }
 
 // MARK: Scopes

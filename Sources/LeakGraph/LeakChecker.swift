@@ -45,7 +45,34 @@ public enum LeakChecker {
         }
     }
 
+    /// Takes the object graph of the leaked objects alone: the heap is walked into a compact scan
+    /// (strong references and retain counts, no names or paths), the leaked objects are found on it
+    /// (``LeakAnalysis/leakedNodes(of:)``), and only they become nodes, with every reference between
+    /// them. The other live objects are counted (``ObjectGraph/liveObjectsLeftOut``), and the
+    /// diagnostics cover the whole walk. Analysing this graph gives the report the whole graph would.
+    ///
+    /// The leaked objects are found and built while the heap is frozen, so their memory is read
+    /// before anything can free it. Other threads that allocate wait meanwhile, as for
+    /// ``captureGraph()``.
+    public static func captureLeakedGraph() -> ObjectGraph {
+        Recorder.withFrozenObjects { objects in
+            // Every address comes from the frozen table, so its record exists; an empty record (no
+            // metadata) would only make the walk skip the object.
+            let record = { (position: Int) in
+                Recorder.frozenRecord(at: objects[position]).map(HeapObjectRecord.init)
+                    ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
+            }
+            let walker = HeapWalker()
+            let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
+            let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
+            return walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
+        }
+    }
+
     /// Runs a whole leak check and returns its report.
+    ///
+    /// Only the leaked objects become ``ObjectGraph`` nodes (see docs/how-it-works.md, "Analysis"): a
+    /// check costs a few tens of bytes per live object.
     ///
     /// Creation stacks of leaked objects are symbolized with libdw; when that fails the report says so in
     /// its diagnostics (`(creation stacks)`), and the leaks are reported without backtraces.
@@ -59,7 +86,7 @@ public enum LeakChecker {
         executablePath: String? = nil
     ) -> LeakReport {
         Recorder.ignoringCurrentThread {
-            let analysis = LeakAnalysis.analyze(captureGraph())
+            let analysis = LeakAnalysis.analyze(captureLeakedGraph())
             var diagnostics: [WalkDiagnostic] = []
             var symbolizer: Symbolizer?
             if !analysis.leaked.isEmpty {

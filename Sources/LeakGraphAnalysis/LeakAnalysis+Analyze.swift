@@ -7,7 +7,8 @@ extension LeakAnalysis {
     ///    `external > 0` are held from outside the graph. Nodes with `external < 0` (more strong edges than
     ///    the count explains: misread, or changed during the walk) are recorded in ``anomalies`` and also
     ///    treated as held, so no conclusion rests on them. Both are ``roots``.
-    /// 2. **Reachability.** Breadth-first over strong edges from the roots; what is not reached is leaked.
+    /// 2. **Reachability.** A depth-first search over strong edges from the roots; what is not reached is
+    ///    leaked.
     /// 3. **Proof.** Every unreached node must satisfy `retainCount ≥ 1` and `retainCount ==` its strong
     ///    in-edges from unreached nodes (see ``verifyProofs(in:)``). A node that fails is excluded: it
     ///    becomes a root, reachability continues from it, and the check repeats until no node fails.
@@ -32,7 +33,6 @@ extension LeakAnalysis {
     public static func analyze(_ graph: ObjectGraph) -> LeakAnalysis {
         let nodeCount = graph.nodes.count
         let strongOut = StrongAdjacency(outEdgesOf: graph)
-        let strongIn = strongOut.transposed()
 
         var ignoredReferences: [Int] = []
         for (index, reference) in graph.references.enumerated()
@@ -40,55 +40,14 @@ extension LeakAnalysis {
             ignoredReferences.append(index)
         }
 
-        // 1. External references and roots.
+        // 1–3. External references and roots, reachability, the proof (shared with `leakedNodes(of:)`).
+        let reachability = reachability(strongOut) { graph.nodes[$0].retainCount }
+        let strongIn = strongOut.transposed()
         var externalCounts = [Int](repeating: 0, count: nodeCount)
-        var isRoot = [Bool](repeating: false, count: nodeCount)
-        var anomalies: [Int] = []
-        var seeds: [Int] = []
         for node in 0 ..< nodeCount {
-            let external = graph.nodes[node].retainCount - strongIn.degree(of: node)
-            externalCounts[node] = external
-            if external != 0 {
-                isRoot[node] = true
-                seeds.append(node)
-            }
-            if external < 0 {
-                anomalies.append(node)
-            }
+            externalCounts[node] = graph.nodes[node].retainCount - strongIn.degree(of: node)
         }
-
-        // 2 + 3. Reachability, then the proof; failures become roots until stable.
-        var reached = [Bool](repeating: false, count: nodeCount)
-        var queue: [Int] = []
-        var excluded: [Int] = []
-        while true {
-            queue.removeAll(keepingCapacity: true)
-            for seed in seeds where !reached[seed] {
-                reached[seed] = true
-                queue.append(seed)
-            }
-            var head = 0
-            while head < queue.count {
-                let node = queue[head]
-                head += 1
-                for target in strongOut.neighbors(of: node) where !reached[target] {
-                    reached[target] = true
-                    queue.append(target)
-                }
-            }
-            var failures: [Int] = []
-            for node in 0 ..< nodeCount where !reached[node] {
-                let retainCount = graph.nodes[node].retainCount
-                if !proofHolds(node: node, retainCount: retainCount, strongIn: strongIn, isLeaked: { !reached[$0] }) {
-                    failures.append(node)
-                }
-            }
-            if failures.isEmpty { break }
-            for node in failures { isRoot[node] = true }
-            excluded.append(contentsOf: failures)
-            seeds = failures
-        }
-        let leakedMask = reached.map { !$0 }
+        let leakedMask = reachability.reached.map { !$0 }
         var leaked: [Int] = []
         var leakedBytes = 0
         for node in 0 ..< nodeCount where leakedMask[node] {
@@ -100,8 +59,8 @@ extension LeakAnalysis {
         //    renumbered 0 ..< leaked.count, so its work arrays are as large as the leak, not the heap.
         var localIndex = [Int32](repeating: -1, count: nodeCount)
         for (local, node) in leaked.enumerated() { localIndex[node] = Int32(local) }
-        let leakedSuccessors = leaked.map { node in
-            strongOut.neighbors(of: node).compactMap { target in leakedMask[target] ? Int(localIndex[target]) : nil }
+        let leakedSuccessors = leaked.map { node -> [Int] in
+            Array(strongOut.neighbors(of: node).compactMap { target in leakedMask[target] ? Int(localIndex[target]) : nil })
         }
         let components = StronglyConnectedComponents.compute(StrongAdjacency(successors: leakedSuccessors))
         localIndex = []
@@ -138,6 +97,7 @@ extension LeakAnalysis {
         }
 
         // 5. Held objects: the first root cycle (by id) that reaches them.
+        var queue: [Int] = []
         for cycle in 0 ..< cycleCount {
             queue.removeAll(keepingCapacity: true)
             queue.append(contentsOf: members[cycle])
@@ -172,12 +132,12 @@ extension LeakAnalysis {
         }
 
         var roots: [Int] = []
-        for node in 0 ..< nodeCount where isRoot[node] {
+        for node in 0 ..< nodeCount where reachability.isRoot[node] {
             roots.append(node)
         }
         return LeakAnalysis(
-            graph: graph, leaked: leaked, rootCycles: rootCycles, roots: roots, anomalies: anomalies,
-            excludedByProof: excluded.sorted(), ignoredReferences: ignoredReferences, leakedBytes: leakedBytes,
+            graph: graph, leaked: leaked, rootCycles: rootCycles, roots: roots, anomalies: reachability.anomalies,
+            excludedByProof: reachability.excluded.sorted(), ignoredReferences: ignoredReferences, leakedBytes: leakedBytes,
             externalCounts: externalCounts, leakedMask: leakedMask, cycleIndex: cycleIndex, strongIn: strongIn
         )
     }

@@ -1,19 +1,12 @@
 import LeakGraphModel
 
 extension LeakAnalysis {
-    /// The proof rule for one object presumed leaked: its retain count is at least 1 and equals the number
-    /// of strong references into it from objects presumed leaked.
+    /// The proof rule for one object presumed leaked: its retain count is at least 1 and equals
+    /// `explained`, the number of strong references into it from objects presumed leaked.
     ///
     /// A retain count of 0 with nothing pointing at it is an object being destroyed, not a leak.
-    ///
-    /// - Complexity: O(*k*) for *k* strong in-edges of `node`.
-    static func proofHolds(node: Int, retainCount: Int, strongIn: StrongAdjacency, isLeaked: (Int) -> Bool) -> Bool {
-        guard retainCount >= 1 else { return false }
-        var explained = 0
-        for source in strongIn.neighbors(of: node) where isLeaked(source) {
-            explained += 1
-        }
-        return explained == retainCount
+    static func proofHolds(retainCount: Int, explained: Int) -> Bool {
+        retainCount >= 1 && explained == retainCount
     }
 
     /// Checks the proof of every leaked object against ``graph``, independently of the analysis' own
@@ -34,8 +27,7 @@ extension LeakAnalysis {
             explained[reference.to] += 1
         }
         return leaked.filter { node in
-            let retainCount = graph.nodes[node].retainCount
-            return retainCount < 1 || explained[node] != retainCount
+            !Self.proofHolds(retainCount: graph.nodes[node].retainCount, explained: explained[node])
         }
     }
 

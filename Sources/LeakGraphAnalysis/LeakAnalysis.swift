@@ -95,6 +95,6 @@ public struct LeakAnalysis: Sendable, Equatable {
     /// - Complexity: O(*k*) for *k* strong in-edges.
     public func proof(of node: Int) -> [Int] {
         guard leakedMask[node] else { return [] }
-        return strongIn.neighbors(of: node).filter { leakedMask[$0] }
+        return Array(strongIn.neighbors(of: node).filter { leakedMask[$0] })
     }
 }

@@ -2,6 +2,10 @@
 ///
 /// Nodes are indexed by position; every ``Reference`` names its endpoints by those indices.
 /// The graph is a plain value: the heap walk builds it, analysis reads it, and tests build it by hand.
+///
+/// A graph may hold only part of a walk: a leak check builds the nodes and references of the leaked
+/// objects alone (the references between them), and counts the other live objects in
+/// ``liveObjectsLeftOut``.
 public struct ObjectGraph: Sendable, Equatable {
     /// The live objects.
     public var nodes: [ObjectNode]
@@ -11,13 +15,22 @@ public struct ObjectGraph: Sendable, Equatable {
     public var diagnostics: [WalkDiagnostic]
     /// How many objects the recorder was tracking when the graph was taken (live or not).
     public var trackedObjects: Int
+    /// How many live objects the walk found that are not among ``nodes`` (0 for a whole walk).
+    public var liveObjectsLeftOut: Int
+
+    /// How many live objects the walk found: ``nodes`` and those left out.
+    public var liveObjects: Int { nodes.count + liveObjectsLeftOut }
 
     /// Creates a graph.
-    public init(nodes: [ObjectNode] = [], references: [Reference] = [], diagnostics: [WalkDiagnostic] = [], trackedObjects: Int? = nil) {
+    public init(
+        nodes: [ObjectNode] = [], references: [Reference] = [], diagnostics: [WalkDiagnostic] = [], trackedObjects: Int? = nil,
+        liveObjectsLeftOut: Int = 0
+    ) {
         self.nodes = nodes
         self.references = references
         self.diagnostics = diagnostics
         self.trackedObjects = trackedObjects ?? nodes.count
+        self.liveObjectsLeftOut = liveObjectsLeftOut
     }
 
     /// Appends a node and returns its index.

@@ -73,6 +73,30 @@ public enum Recorder {
         return try body(UnsafeBufferPointer(start: records, count: records == nil ? 0 : count))
     }
 
+    /// Like ``withFrozenHeap(_:)``, but `body` gets the tracked objects' addresses only, ascending:
+    /// 8 bytes per object instead of a 32-byte record. Inside `body`, ``frozenRecord(at:)`` gives the
+    /// whole record of any of them (its metadata is the object's own first word).
+    ///
+    /// The same rules hold as for ``withFrozenHeap(_:)``: the memory of every object stays readable
+    /// until `body` returns, and `body` must not wait for a thread that may allocate or free.
+    ///
+    /// - Complexity: O(*n*) for *n* tracked objects, plus `body`.
+    public static func withFrozenObjects<R>(_ body: (UnsafeBufferPointer<UInt>) throws -> R) rethrows -> R {
+        var objects: UnsafeMutablePointer<UInt>?
+        let count = lg_freeze_objects(&objects)
+        defer { lg_unfreeze_objects(objects) }
+        return try body(UnsafeBufferPointer(start: objects, count: objects == nil ? 0 : count))
+    }
+
+    /// The record of the tracked object at `address`, or `nil` when it is not tracked. Only valid
+    /// inside ``withFrozenObjects(_:)`` or ``withFrozenHeap(_:)`` (`nil` outside them).
+    ///
+    /// - Complexity: O(1).
+    public static func frozenRecord(at address: UInt) -> AllocationRecord? {
+        var record = lg_record()
+        return lg_frozen_record(address, &record) != 0 ? record : nil
+    }
+
     /// Calls `body` without recording the current thread's allocations.
     ///
     /// Other threads are still recorded. Nestable. Use it around code that must not show up in the

@@ -16,6 +16,8 @@ extension LeakReport {
     ///   source id and then as the walk found them.
     /// - `proof` lists, per leaked object, the leak ids of the sources of its strong in-edges (ascending,
     ///   one per reference); their number equals its retain count.
+    /// - `summary.liveObjects` is the graph's ``LeakGraphModel/ObjectGraph/liveObjects``: a check's graph
+    ///   holds the leaked objects only and counts the live ones it left out.
     /// - `backtrace` is called once per distinct creation stack id (the results are shared); objects with
     ///   no stack id get an empty backtrace. It lets this module stay independent of symbolication.
     ///
@@ -111,7 +113,7 @@ extension LeakReport {
             )
         }
         let summary = Summary(
-            trackedObjects: graph.trackedObjects, liveObjects: nodeCount, leakedObjects: leaks.count,
+            trackedObjects: graph.trackedObjects, liveObjects: graph.liveObjects, leakedObjects: leaks.count,
             leakedBytes: analysis.leakedBytes, rootCycles: cycles.count
         )
         self.init(

@@ -130,3 +130,45 @@ struct RandomGraphTests {
         #expect(withAnomalies >= 10)
     }
 }
+
+/// The graph of `nodes` of `graph` (ascending) and the references between them, as a check builds it
+/// from a heap scan.
+private func subgraph(of graph: ObjectGraph, nodes: [Int]) -> ObjectGraph {
+    var position = [Int: Int]()
+    for (index, node) in nodes.enumerated() { position[node] = index }
+    let references = graph.references.compactMap { reference -> Reference? in
+        guard let from = position[reference.from], let to = position[reference.to] else { return nil }
+        return Reference(from: from, to: to, path: reference.path, ownership: reference.ownership)
+    }
+    return ObjectGraph(
+        nodes: nodes.map { graph.nodes[$0] }, references: references, diagnostics: graph.diagnostics,
+        trackedObjects: graph.trackedObjects, liveObjectsLeftOut: graph.nodes.count - nodes.count)
+}
+
+@Suite("The check's path: leaked objects found on the compact graph, then analysed alone")
+struct CompactCheckPathTests {
+    @Test("500 fixed-seed random graphs: same leaked objects, root cycles, suspects and fingerprints")
+    func agreesWithWholeGraphAnalysis() {
+        for seed in 1 ... 500 {
+            let graph = randomGraph(seed: seed)
+            let whole = LeakAnalysis.analyze(graph)
+            let leaked = LeakAnalysis.leakedNodes(of: StrongReferenceGraph(graph))
+            #expect(leaked == whole.leaked, "seed \(seed)")
+            let part = LeakAnalysis.analyze(subgraph(of: graph, nodes: leaked))
+            #expect(part.graph.liveObjects == graph.nodes.count, "seed \(seed)")
+            #expect(part.leaked == Array(leaked.indices), "seed \(seed)")
+            #expect(part.invariantViolations() == [], "seed \(seed)")
+            let mapped = part.rootCycles.map {
+                RootCycle(
+                    id: $0.id, members: $0.members.map { leaked[$0] }, holds: $0.holds.map { leaked[$0] },
+                    heldCycles: $0.heldCycles.map { $0.map { leaked[$0] } })
+            }
+            #expect(mapped == whole.rootCycles, "seed \(seed)")
+            #expect(part.fingerprints() == whole.fingerprints(), "seed \(seed)")
+            let partSuspects = part.suspectReferences().map { $0.map { [leaked[$0.from], leaked[$0.to]] } }
+            let wholeSuspects = whole.suspectReferences().map { $0.map { [$0.from, $0.to] } }
+            #expect(partSuspects == wholeSuspects, "seed \(seed)")
+            #expect(part.suspectReferences().map { $0?.reason } == whole.suspectReferences().map { $0?.reason }, "seed \(seed)")
+        }
+    }
+}

@@ -23,6 +23,26 @@ final class RecorderTests: XCTestCase {
         XCTAssertTrue(Recorder.isInstalled)
     }
 
+    func testFrozenObjectsAndRecordsMatchTheSnapshot() {
+        let objects = (0..<1000).map { _ in Probe() }
+        let (sameAddresses, sameRecords) = Recorder.withFrozenHeap { records in
+            Recorder.withFrozenObjects { addresses -> (Bool, Bool) in
+                let same = records.allSatisfy { record in
+                    guard let looked = Recorder.frozenRecord(at: record.address) else { return false }
+                    return looked.object == record.object && looked.metadata == record.metadata
+                        && looked.size == record.size && looked.stack_id == record.stack_id
+                }
+                return (records.map(\.address) == Array(addresses), same)
+            }
+        }
+        XCTAssertTrue(sameAddresses, "the addresses are the snapshot's, in its order")
+        XCTAssertTrue(sameRecords, "each looked-up record is the snapshot's")
+        XCTAssertNil(Recorder.frozenRecord(at: address(of: objects[0])), "no record outside a freeze")
+        let untracked = Recorder.withFrozenObjects { _ in Recorder.frozenRecord(at: 16) }
+        XCTAssertNil(untracked)
+        withExtendedLifetime(objects) {}
+    }
+
     func testRecordsCarryTypeMetadataSizeAndAddress() {
         let objects = (0..<1000).map { _ in Probe() }
         let expected = Set(objects.map { address(of: $0) })

@@ -69,4 +69,16 @@ struct LeakCheckerTests {
         // The text renderer is reachable through the façade.
         #expect(TextReport.render(report).contains("FacadeHelper.owner"))
     }
+
+    @Test("the graph of the leaked objects alone: every node leaked, proofs and invariants hold, live objects counted")
+    func leakedGraphAlone() throws {
+        try LeakChecker.startRecording()
+        makePair(leak: true)
+        let graph = LeakChecker.captureLeakedGraph()
+        let analysis = LeakAnalysis.analyze(graph)
+        #expect(analysis.leaked == Array(graph.nodes.indices), "every node of the leaked graph is leaked")
+        #expect(analysis.invariantViolations() == [])
+        #expect(graph.liveObjects > graph.nodes.count, "the live objects left out are counted")
+        #expect(graph.nodes.contains { $0.typeName == Self.ownerType })
+    }
 }

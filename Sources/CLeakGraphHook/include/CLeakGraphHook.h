@@ -192,6 +192,21 @@ size_t lg_freeze(lg_record **out_records);
 /// calling thread.
 void lg_unfreeze(lg_record *records);
 
+/// Like `lg_freeze`, but stores in `*out_objects` a malloc'd array of the tracked objects' addresses
+/// only, ascending (8 bytes per object instead of 32): a heap walk reads each object's metadata from
+/// its first word and asks `lg_frozen_record` for the size and stack of the objects it reports. Every
+/// call must be balanced by `lg_unfreeze_objects`.
+size_t lg_freeze_objects(uintptr_t **out_objects);
+
+/// While the calling thread holds a freeze (`lg_freeze` or `lg_freeze_objects`): stores the record
+/// of the tracked object at `object` in `*out_record` and returns 1; returns 0 when `object` is not
+/// a tracked object or no freeze is held. One lookup in the address map, no locking.
+int lg_frozen_record(uintptr_t object, lg_record *out_record);
+
+/// Frees `objects` (from `lg_freeze_objects`, may be NULL) and ends that freeze as `lg_unfreeze`
+/// does.
+void lg_unfreeze_objects(uintptr_t *objects);
+
 /// The return addresses of stack `stack_id`, innermost first, with their number in `*count`.
 /// Valid for the life of the process. Returns NULL with `*count` 0 for `LG_NO_STACK` or an unknown
 /// id.

@@ -6,6 +6,11 @@ import LeakGraphModel
 /// The walk reads raw words only: it never loads a reference as a Swift value, so it never changes a
 /// retain count. References whose layout cannot be read are not reported as edges; their targets keep
 /// an unexplained retain count and so count as externally held (see docs/how-it-works.md).
+///
+/// It works in two steps: ``scan(count:record:)`` reads every live object into a compact
+/// ``HeapScan`` (strong references and retain counts), and ``objectGraph(of:in:record:)`` builds the
+/// ``ObjectGraph`` nodes and typed references of chosen objects. A leak check asks for the leaked objects
+/// only; ``walk(count:record:)`` asks for all.
 public struct HeapWalker {
     private let plans = ObjectPlans()
 
@@ -25,33 +30,55 @@ public struct HeapWalker {
     }
 
     /// Walks `count` records, the `i`-th given by `record(i)`, and returns the graph between the live
-    /// ones. The recorder hands over its frozen snapshot this way, without copying it.
-    ///
-    /// Records sorted by address (as the recorder's snapshot is) are indexed without hashing: a reference
-    /// is resolved by binary search over the live objects' addresses.
+    /// ones: ``scan(count:record:)``, then ``objectGraph(of:in:record:)`` of every live object.
     ///
     /// - Complexity: O(*n* + *r* log *n*) for *n* records and *r* references found, after one layout
     ///   build per type (plus O(*n* log *n*) when the records are not sorted by address).
     public func walk(count: Int, record: (Int) -> HeapObjectRecord) -> ObjectGraph {
-        var graph = ObjectGraph(trackedObjects: count)
-        graph.nodes.reserveCapacity(count)
-        var addresses: [UInt] = []
-        addresses.reserveCapacity(count)
-        var planIDs: [Int32] = []
+        let scan = scan(count: count, record: record)
+        return objectGraph(of: Array(0 ..< scan.liveObjects), in: scan, record: record)
+    }
+
+    /// Reads every live object of `count` records, the `i`-th given by `record(i)`, into a compact scan:
+    /// its retain count, its plan and the targets of its strong references. The recorder hands over its
+    /// frozen snapshot this way, without copying it.
+    ///
+    /// Every record's memory must stay readable for the duration of the call. Objects that are
+    /// deinitializing or immortal are no nodes. Records sorted by address (as the recorder's snapshot is)
+    /// are indexed without hashing: a reference is resolved by binary search over the records.
+    ///
+    /// - Complexity: O(*n* + *r* log *n*) for *n* records and *r* references found, after one layout
+    ///   build per type (plus O(*n* log *n*) when the records are not sorted by address).
+    public func scan(count: Int, record: (Int) -> HeapObjectRecord) -> HeapScan {
+        scan(count: count, address: { record($0).address }, record: record)
+    }
+
+    /// ``scan(count:record:)`` with the records' addresses given apart: `address(i)` is
+    /// `record(i).address`, and cheaper. Reference targets are found by binary search over `address`;
+    /// `record` is called once per record.
+    public func scan(count: Int, address: (Int) -> UInt, record: (Int) -> HeapObjectRecord) -> HeapScan {
+        precondition(count < Int(UInt32.max), "a heap walk numbers objects with 32 bits")
+        var retainCounts: [UInt32] = []
+        retainCounts.reserveCapacity(count)
+        var planIDs: [UInt32] = []
         planIDs.reserveCapacity(count)
+        var skipped: [Int] = []  // records that are no node: rare
         var distinctPlans: [ObjectPlan] = []
-        var planID: [ObjectIdentifier: Int32] = [:]
+        var planID: [ObjectIdentifier: UInt32] = [:]
         var lastMetadata: UInt = 0
-        var lastPlan: (plan: ObjectPlan, id: Int32)?
+        var lastPlan: (plan: ObjectPlan, id: UInt32)?
 
         for position in 0 ..< count {
             let record = record(position)
             guard let object = UnsafeRawPointer(bitPattern: record.address),
                 let metadata = UnsafeRawPointer(bitPattern: record.metadata),
                 Self.isLiveMortal(object)
-            else { continue }
+            else {
+                skipped.append(position)
+                continue
+            }
             // Objects of one type cluster in memory: remember the last plan before asking the cache.
-            let current: (plan: ObjectPlan, id: Int32)
+            let current: (plan: ObjectPlan, id: UInt32)
             if let lastPlan, record.metadata == lastMetadata {
                 current = lastPlan
             } else {
@@ -60,46 +87,50 @@ public struct HeapWalker {
                 if let known = planID[key] {
                     current = (plan, known)
                 } else {
-                    current = (plan, Int32(distinctPlans.count))
+                    current = (plan, UInt32(distinctPlans.count))
                     planID[key] = current.id
                     distinctPlans.append(plan)
                 }
                 lastPlan = current
                 lastMetadata = record.metadata
             }
-            addresses.append(record.address)
-            graph.nodes.append(
-                ObjectNode(
-                    address: UInt64(record.address), typeName: current.plan.typeName, kind: current.plan.kind,
-                    size: record.size, retainCount: Int(lg_retain_count(object)), stackID: record.stackID))
+            retainCounts.append(UInt32(clamping: lg_retain_count(object)))
             planIDs.append(current.id)
         }
-        let index = AddressIndex(addresses)
+        let index = AddressIndex(count: count, skipped: skipped, address: address)
 
-        let scanner = ReferenceScanner(plans: plans)
+        let scanner = ReferenceScanner(plans: plans, paths: false)
         var unreadableCounts = [Int](repeating: 0, count: distinctPlans.count)
         var objectUnreadable: [DynamicKey: Int] = [:]
-        var boxes = Set<Int>()
-        var references: [Reference] = []
-        references.reserveCapacity(graph.nodes.count)
-        for source in graph.nodes.indices {
-            let plan = distinctPlans[Int(planIDs[source])]
+        var offsets: [UInt32] = [0]
+        offsets.reserveCapacity(retainCounts.count + 1)
+        var targets: [UInt32] = []
+        targets.reserveCapacity(retainCounts.count)
+        for source in 0 ..< retainCounts.count {
+            let id = Int(planIDs[source])
+            let plan = distinctPlans[id]
             if !plan.unreadable.isEmpty {
-                unreadableCounts[Int(planIDs[source])] += 1
+                unreadableCounts[id] += 1
             }
-            guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[source].address)) else { continue }
+            if plan.slots.isEmpty, plan.tail == nil {
+                offsets.append(offsets[source])
+                continue
+            }
+            guard let object = UnsafeRawPointer(bitPattern: address(index.recordPosition(ofNode: source))) else {
+                offsets.append(offsets[source])
+                continue
+            }
             scanner.scan(
                 object: object, plan: plan,
-                found: { path, ownership, target, targetIsBox in
-                    guard let targetIndex = index.position(of: target) else { return }
-                    references.append(Reference(from: source, to: targetIndex, path: path, ownership: ownership))
-                    if targetIsBox { boxes.insert(targetIndex) }
+                found: { _, ownership, target, _ in
+                    guard ownership == .strong, let node = index.node(at: target, address: address) else { return }
+                    targets.append(UInt32(node))
                 },
                 unreadable: { reason in objectUnreadable[DynamicKey(typeName: plan.typeName, reason: reason), default: 0] += 1 })
+            precondition(targets.count < Int(UInt32.max), "a heap walk numbers references with 32 bits")
+            offsets.append(UInt32(targets.count))
         }
-        graph.references = references
-        Self.markBoxes(boxes, plans: { distinctPlans[Int(planIDs[$0])] }, in: &graph)
-        graph.diagnostics = distinctPlans.indices
+        var diagnostics = distinctPlans.indices
             .filter { unreadableCounts[$0] > 0 }
             .flatMap { id in
                 distinctPlans[id].unreadable.map {
@@ -107,7 +138,68 @@ public struct HeapWalker {
                 }
             }
             + objectUnreadable.map { WalkDiagnostic(typeName: $0.key.typeName, reason: $0.key.reason, objectCount: $0.value) }
-        graph.diagnostics.sort { ($0.objectCount, $0.typeName, $0.reason) > ($1.objectCount, $1.typeName, $1.reason) }
+        diagnostics.sort { ($0.objectCount, $0.typeName, $0.reason) > ($1.objectCount, $1.typeName, $1.reason) }
+        return HeapScan(
+            strongGraph: StrongReferenceGraph(retainCounts: retainCounts, offsets: offsets, targets: targets),
+            diagnostics: diagnostics, trackedObjects: count, planIDs: planIDs, plans: distinctPlans, index: index)
+    }
+
+    /// The graph of the live objects `nodes` of `scan` (node indices, ascending): their nodes and every
+    /// reference between two of them, of every ownership, with typed paths, read again from memory.
+    ///
+    /// `record` must give the same records as for the scan, and their memory must still be readable. The
+    /// graph's nodes are `nodes` in order, its references ordered by source as the walk finds them; it
+    /// keeps the scan's diagnostics and counts, and the live objects not in `nodes` in
+    /// ``ObjectGraph/liveObjectsLeftOut``. Each node's retain count is the one the scan read.
+    ///
+    /// - Complexity: O(*k* log *n* + *r* log *n*) for *k* nodes and the *r* references found in them.
+    public func objectGraph(of nodes: [Int], in scan: HeapScan, record: (Int) -> HeapObjectRecord) -> ObjectGraph {
+        objectGraph(of: nodes, in: scan, address: { record($0).address }, record: record)
+    }
+
+    /// ``objectGraph(of:in:record:)`` with the records' addresses given apart, as for
+    /// ``scan(count:address:record:)``; `record` is called once per node in `nodes`.
+    public func objectGraph(
+        of nodes: [Int], in scan: HeapScan, address: (Int) -> UInt, record: (Int) -> HeapObjectRecord
+    ) -> ObjectGraph {
+        let isWhole = nodes.count == scan.liveObjects
+        /// The position of `node` in `nodes`, or `nil`.
+        func graphIndex(_ node: Int) -> Int? {
+            if isWhole { return node }
+            let low = partitionPoint(nodes.count) { nodes[$0] < node }
+            return low < nodes.count && nodes[low] == node ? low : nil
+        }
+
+        var graph = ObjectGraph(
+            diagnostics: scan.diagnostics, trackedObjects: scan.trackedObjects, liveObjectsLeftOut: scan.liveObjects - nodes.count)
+        graph.nodes.reserveCapacity(nodes.count)
+        for node in nodes {
+            let record = record(scan.index.recordPosition(ofNode: node))
+            let plan = scan.plan(of: node)
+            graph.nodes.append(
+                ObjectNode(
+                    address: UInt64(record.address), typeName: plan.typeName, kind: plan.kind, size: record.size,
+                    retainCount: Int(scan.strongGraph.retainCounts[node]), stackID: record.stackID))
+        }
+
+        let scanner = ReferenceScanner(plans: plans)
+        var boxes = Set<Int>()
+        var references: [Reference] = []
+        references.reserveCapacity(nodes.count)
+        for (source, node) in nodes.enumerated() {
+            guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[source].address)) else { continue }
+            scanner.scan(
+                object: object, plan: scan.plan(of: node),
+                found: { path, ownership, target, targetIsBox in
+                    guard let targetNode = scan.index.node(at: target, address: address),
+                        let targetIndex = graphIndex(targetNode)
+                    else { return }
+                    references.append(Reference(from: source, to: targetIndex, path: path, ownership: ownership))
+                    if targetIsBox { boxes.insert(targetIndex) }
+                })
+        }
+        graph.references = references
+        Self.markBoxes(boxes, plans: { scan.plan(of: nodes[$0]) }, in: &graph)
         return graph
     }
 

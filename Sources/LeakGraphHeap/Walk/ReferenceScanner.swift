@@ -4,12 +4,33 @@ import LeakGraphModel
 /// Reads the references stored in one object's memory by following its ``ObjectPlan``.
 ///
 /// Every read is a raw load of words; enum payloads are projected on a private byte copy.
+///
+/// A scanner without ``paths`` finds the same references but hands every one the empty path and reads
+/// no weak reference: the compact walk needs only strong targets, and building a path per array element
+/// or enum payload, or reading a dictionary key, would cost time for nothing.
 struct ReferenceScanner {
     /// Receives one reference: its path, ownership, target address, and whether the target is known
     /// to be a box (an `indirect` payload, a boxed existential value, a captured `var`).
     typealias Found = (_ path: ReferencePath, _ ownership: Ownership, _ target: UInt, _ targetIsBox: Bool) -> Void
 
     let plans: ObjectPlans
+    /// Whether references carry their paths (and weak references are read).
+    let paths: Bool
+
+    init(plans: ObjectPlans, paths: Bool = true) {
+        self.plans = plans
+        self.paths = paths
+    }
+
+    /// `path` followed by `step`, or the empty path when paths are not wanted.
+    private func extend(_ path: ReferencePath, _ step: PathStep) -> ReferencePath {
+        paths ? path.appending(step) : .empty
+    }
+
+    /// The path of one step, or the empty path when paths are not wanted.
+    private func onePath(_ step: PathStep) -> ReferencePath {
+        paths ? [step] : .empty
+    }
 
     /// Calls `found(path, ownership, targetAddress, targetIsBox)` for every reference inside the object at `object`,
     /// and `unreadable(reason)` when part of this particular object's layout could not be read.
@@ -25,7 +46,7 @@ struct ReferenceScanner {
             let count = Int(bitPattern: object.word(at: 16))
             guard count > 0 else { return }
             for index in 0..<count {
-                scan(slots: element, at: object + start + index * stride, prefix: [.element(index)], found: found)
+                scan(slots: element, at: object + start + index * stride, prefix: onePath(.element(index)), found: found)
             }
         case .dictionaryBuckets(let key, let keyStride, let value, let valueStride, let keyFormat):
             guard !key.isEmpty || !value.isEmpty else { return }
@@ -33,16 +54,16 @@ struct ReferenceScanner {
             forEachOccupiedBucket(object, bitmapOffset: 64) { bucket in
                 let keyAddress = keys + bucket * keyStride
                 // Bucket numbers depend on the per-process hash seed: never put them in labels.
-                let shown = KeyDescription.describe(keyAddress, format: keyFormat)
-                scan(slots: key, at: keyAddress, prefix: [.dictionaryKey(shown)], found: found)
-                scan(slots: value, at: values + bucket * valueStride, prefix: [.dictionaryValue(shown)], found: found)
+                let shown = paths ? KeyDescription.describe(keyAddress, format: keyFormat) : nil
+                scan(slots: key, at: keyAddress, prefix: onePath(.dictionaryKey(shown)), found: found)
+                scan(slots: value, at: values + bucket * valueStride, prefix: onePath(.dictionaryValue(shown)), found: found)
             }
         case .errorValue:
             // Linux `SwiftError` (no Objective-C interop): header, the value's type metadata, its Error
             // witness table, then the value aligned for its type.
             guard let type = object.pointer(at: 16) else { return }
             let witnesses = ValueWitnesses(of: type)
-            scan(slots: plans.values.slots(of: type), at: object + align(32, to: witnesses.alignment), prefix: [.errorValue], found: found)
+            scan(slots: plans.values.slots(of: type), at: object + align(32, to: witnesses.alignment), prefix: onePath(.errorValue), found: found)
         case .genericCaptures(let generic):
             let layout = plans.genericCaptureSlots(generic, object: object)
             if let reason = layout.unreadable { unreadable(reason) }
@@ -50,7 +71,7 @@ struct ReferenceScanner {
         case .setBuckets(let element, let stride):
             guard !element.isEmpty, let elements = object.pointer(at: 48) else { return }
             forEachOccupiedBucket(object, bitmapOffset: 56) { bucket in
-                scan(slots: element, at: elements + bucket * stride, prefix: [.setMember], found: found)
+                scan(slots: element, at: elements + bucket * stride, prefix: onePath(.setMember), found: found)
             }
         }
     }
@@ -77,7 +98,7 @@ struct ReferenceScanner {
         for slot in slots {
             let address = base + slot.offset
             // Shares the slot's own path (no copy) when there is no prefix, the common case.
-            var path: ReferencePath { prefix.appending(slot.path) }
+            var path: ReferencePath { paths ? prefix.appending(slot.path) : .empty }
             switch slot.content {
             case .reference(let ownership):
                 let target = address.word()
@@ -89,6 +110,7 @@ struct ReferenceScanner {
                 let word = address.word()
                 if word != 0, word >> 60 == 0 { found(path, .strong, word, false) }
             case .weakReference:
+                guard paths else { break }
                 // A weak reference points at the target's side table entry, whose first word is the object.
                 let sideTable = address.word()
                 if sideTable != 0, let entry = UnsafeRawPointer(bitPattern: sideTable & ~UInt(0x7)) {
@@ -97,7 +119,7 @@ struct ReferenceScanner {
                 }
             case .thickFunction:
                 let context = address.word(at: 8)
-                if context != 0 { found(path.appending(.closureContext), .strong, context, false) }
+                if context != 0 { found(extend(path, .closureContext), .strong, context, false) }
             case .classExistential:
                 let target = address.word()
                 if target != 0 { found(path, .strong, target, false) }
@@ -117,15 +139,15 @@ struct ReferenceScanner {
         guard let type = address.pointer(at: 24) else { return }
         let witnesses = ValueWitnesses(of: type)
         guard witnesses.isNonPOD else { return }
-        let typeName = plans.values.typeName(type)
+        let typeName = paths ? plans.values.typeName(type) : ""
         if witnesses.isNonInline {
             let box = address.word()
             if box != 0 {
-                found(path.appending(.existentialBox(existential: existentialName, type: typeName)), .strong, box, true)
+                found(extend(path, .existentialBox(existential: existentialName, type: typeName)), .strong, box, true)
             }
         } else {
             scan(
-                slots: plans.values.slots(of: type), at: address, prefix: path.appending(.existentialValue(type: typeName)),
+                slots: plans.values.slots(of: type), at: address, prefix: extend(path, .existentialValue(type: typeName)),
                 found: found)
         }
     }
@@ -141,10 +163,10 @@ struct ReferenceScanner {
             let payloadCase = plan.payloadCases[tag]
             guard !payloadCase.slots.isEmpty else { return }
             lg_call_destructive_project(project, copyBase, plan.metadata)
-            let casePath = Self.casePath(path, plan, payloadCase)
+            let casePath = paths ? Self.casePath(path, plan, payloadCase) : .empty
             if payloadCase.isIndirect {
                 let box = UnsafeRawPointer(copyBase).word()
-                if box != 0 { found(casePath.appending(.indirectPayload), .strong, box, true) }
+                if box != 0 { found(extend(casePath, .indirectPayload), .strong, box, true) }
             } else {
                 scan(slots: payloadCase.slots, at: UnsafeRawPointer(copyBase), prefix: casePath, found: found)
             }

@@ -1,0 +1,31 @@
+import LeakGraphModel
+
+/// What the compact heap walk (``HeapWalker/scan(count:record:)``) found: the strong references and
+/// retain counts of every live object, and per object only the id of its layout plan.
+///
+/// Nodes are the live records in record order (``StrongReferenceGraph`` numbering). No type name, path or
+/// weak reference is kept, so a scan costs about 16 bytes per live object and 4 per strong reference;
+/// ``HeapWalker/objectGraph(of:in:record:)`` builds the full nodes and typed references of the objects
+/// a caller asks for, from the same records, while their memory is still readable.
+public struct HeapScan {
+    /// The strong references between the live objects and their retain counts.
+    public let strongGraph: StrongReferenceGraph
+    /// Places the walk could not read exactly, over all live objects.
+    public let diagnostics: [WalkDiagnostic]
+    /// How many records the walk was given (live or not).
+    public let trackedObjects: Int
+    /// Each node's plan: an index into ``plans``.
+    let planIDs: [UInt32]
+    /// The distinct plans of the live objects.
+    let plans: [ObjectPlan]
+    /// Nodes by address, and each node's record.
+    let index: AddressIndex
+
+    /// The number of live objects (nodes).
+    public var liveObjects: Int { strongGraph.nodeCount }
+
+    /// The plan of `node`.
+    func plan(of node: Int) -> ObjectPlan {
+        plans[Int(planIDs[node])]
+    }
+}
