@@ -81,9 +81,11 @@ extension Leakgraph {
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
 
+            let workspace = try ReportWorkspace.create(environment: environment)
+            defer { workspace.remove() }
             let check = try Run.check(
                 executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                environment: environment, rendering: ChildRendering(for: outputs))
+                environment: environment, rendering: ChildRendering(for: outputs), in: workspace)
             try Run.publish(check, to: outputs)
             throw ExitCode(Run.exitStatus(for: check.synopsis))
         }
@@ -91,14 +93,13 @@ extension Leakgraph {
         /// Runs `executable` (`command[0]` is the name it is given, the rest its arguments) with the
         /// preload library, waits for it, and returns what it left: the one run `leakgraph run` makes
         /// and `leakgraph test` makes once per test library. `rendering` says what the program renders
-        /// itself (nothing: the CLI decodes the report).
+        /// itself (nothing: the CLI decodes the report). The files it rendered stay in `workspace`, which
+        /// the caller removes after publishing them.
         /// - Throws: ``ToolError`` when the program cannot be started, crashed, or left no readable report.
         static func check(
             executable: String, command: [String], frames: Int, preloadLibrary: String, environment: [String: String],
-            rendering: ChildRendering
+            rendering: ChildRendering, in workspace: ReportWorkspace
         ) throws(ToolError) -> FinishedCheck {
-            let workspace = try ReportWorkspace.create(environment: environment)
-            defer { workspace.remove() }
             let childEnvironment = ChildEnvironment(
                 inheriting: environment, preloadLibrary: preloadLibrary, reportPath: workspace.reportPath,
                 frames: frames, program: executable, rendering: rendering

@@ -84,9 +84,11 @@ extension Leakgraph {
                 let command = [bundle] + library.arguments
                 printError("leakgraph: running the \(library.name) tests: \(command.map(ReportNaming.shellQuoted).joined(separator: " "))")
                 do throws(ToolError) {
+                    let workspace = try ReportWorkspace.create(environment: environment)
+                    defer { workspace.remove() }
                     let check = try Run.check(
                         executable: bundle, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                        environment: environment, rendering: ChildRendering())
+                        environment: environment, rendering: ChildRendering(), in: workspace)
                     guard case .decoded(let report) = check else {
                         throw ToolError("the report was rendered by the program instead of decoded")
                     }
