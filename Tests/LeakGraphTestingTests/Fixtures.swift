@@ -54,12 +54,13 @@ final class SlowWorker: @unchecked Sendable {
 }
 
 @inline(never)
-func makeSlowlyReleasedPair(delay: DispatchTimeInterval) {
+func makeSlowlyReleasedPair(delay: DispatchTimeInterval, after gate: DispatchSemaphore? = nil) {
     let owner = SlowOwner()
     let worker = SlowWorker()
     owner.worker = worker
     worker.owner = owner
     DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak worker] in
+        gate?.wait()
         worker?.owner = nil
     }
 }
