@@ -64,8 +64,14 @@ public enum LeakChecker {
             }
             let walker = HeapWalker()
             let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
-            let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
-            return walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
+            // Orphans: objects whose unexplained retains nothing in the process can hold (the holder
+            // scan reads every other place a pointer can live while the heap is frozen).
+            let orphans = OrphanSearch.orphans(in: scan, objects: objects)
+            let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph, orphans: orphans)
+            var graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
+            let leakedSet = Dictionary(uniqueKeysWithValues: leaked.enumerated().map { ($1, $0) })
+            graph.orphans = orphans.compactMap { leakedSet[$0] }.sorted()
+            return graph
         }
     }
 

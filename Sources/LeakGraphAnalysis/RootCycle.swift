@@ -16,13 +16,18 @@ public struct RootCycle: Sendable, Hashable {
     /// one member or a strong self-reference (node indices ascending), ordered by their smallest member.
     /// Such a cycle is leaked because this root cycle holds it, not on its own.
     public var heldCycles: [[Int]]
+    /// Whether this root group is no cycle but one orphan: an object whose retains nothing holds (the
+    /// holder scan found no word anywhere that could point at it, ``ObjectGraph/orphans``), with what
+    /// it holds. Its single member is in ``members``.
+    public var isOrphan: Bool
 
     /// Creates a root cycle.
-    public init(id: Int, members: [Int], holds: [Int], heldCycles: [[Int]] = []) {
+    public init(id: Int, members: [Int], holds: [Int], heldCycles: [[Int]] = [], isOrphan: Bool = false) {
         self.id = id
         self.members = members
         self.holds = holds
         self.heldCycles = heldCycles
+        self.isOrphan = isOrphan
     }
 
     /// The number of leaked objects the cycle accounts for (members and held objects).

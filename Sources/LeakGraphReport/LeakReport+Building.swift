@@ -109,7 +109,8 @@ extension LeakReport {
                 id: cycle.id, members: cycle.members.map { leakID[$0] }, holds: cycle.holds.map { leakID[$0] },
                 heldCycles: cycle.heldCycles.map { $0.map { leakID[$0] } },
                 fingerprint: fingerprints[cycle.id], suspect: suspect,
-                knownLibraryLeak: KnownLibraryLeaks.match(memberTypes: cycle.members.map { graph.nodes[$0].typeName })
+                knownLibraryLeak: KnownLibraryLeaks.match(memberTypes: cycle.members.map { graph.nodes[$0].typeName }),
+                kind: cycle.isOrphan ? Cycle.orphanKind : nil
             )
         }
         let summary = Summary(

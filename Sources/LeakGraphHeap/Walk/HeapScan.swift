@@ -24,6 +24,21 @@ public struct HeapScan {
     /// The number of live objects (nodes).
     public var liveObjects: Int { strongGraph.nodeCount }
 
+    /// The position of `node`'s record among the records the scan was given.
+    ///
+    /// - Complexity: O(log *s*) for *s* skipped records.
+    public func recordPosition(ofNode node: Int) -> Int {
+        index.recordPosition(ofNode: node)
+    }
+
+    /// The node of the live object starting at `target`, or `nil`; `address` gives the records'
+    /// addresses as for the scan.
+    ///
+    /// - Complexity: O(log *n*).
+    public func node(at target: UInt, address: (Int) -> UInt) -> Int? {
+        index.node(at: target, address: address)
+    }
+
     /// The plan of `node`.
     func plan(of node: Int) -> ObjectPlan {
         plans[Int(planIDs[node])]

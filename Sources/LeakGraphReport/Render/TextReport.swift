@@ -208,6 +208,9 @@ struct TextRenderer {
         if let library = cycle.knownLibraryLeak {
             lines.append("   Not your code — \(library)")
         }
+        if cycle.isOrphan, let member = members.first {
+            lines.append("   Orphan: \(ReportNaming.orphanText(report.leaks[member]))")
+        }
         renderTrace(cycle, members: members)
         renderTree(members, suspect: suspectEdge(of: cycle))
         if !held.isEmpty {

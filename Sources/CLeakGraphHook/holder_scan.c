@@ -1,0 +1,579 @@
+// The conservative holder scan: is there any word in the process, outside what the heap walk read
+// exactly, that could be a reference to one of a few candidate objects? Only used to *add* proof
+// that an object with unexplained retains is referenced from nowhere (an orphan); see
+// docs/how-it-works.md, "Orphaned retains".
+//
+// While the scan reads memory every other thread is stopped: a realtime signal is sent to each
+// thread in /proc/self/task; its handler runs on the thread's own stack (no SA_ONSTACK), so the
+// kernel's signal frame (all general-purpose and vector registers at the interruption) lies on that
+// stack, below the interrupted frames; the handler records its own stack address and waits on a
+// futex. The stack is then read from that address up, which covers the registers, the red zone and
+// every live frame, and nothing below (dead frames). Threads the signal cannot reach (it is blocked)
+// make the scan abstain: nothing is proven, so nothing is reported.
+//
+// Memory is read with process_vm_readv on the process itself: a mapping that disappears meanwhile
+// (it cannot, with every thread stopped, but the kernel may refuse a page) yields an error, never a
+// fault. Nothing here allocates or takes a lock while the threads are stopped: buffers are mmapped
+// up front and /proc is read with raw system calls.
+
+#include "lg_internal.h"
+
+#ifdef __linux__
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+/// Threads the scan can stop at once; more make it abstain.
+#define LG_SCAN_MAX_THREADS 4096u
+/// How long the scan waits for every thread to stop before it abstains.
+#define LG_SCAN_STOP_TIMEOUT_NS (2ull * 1000 * 1000 * 1000)
+/// Bytes read per process_vm_readv call.
+#define LG_SCAN_CHUNK (1u << 20)
+/// Room for /proc/self/maps.
+#define LG_SCAN_MAPS_BYTES (8u << 20)
+/// Pointer bits Swift may use for tags (spare bits of a heap object reference, bridge-object flags):
+/// the top byte on x86_64 and arm64 (where the hardware ignores it). The three low bits need no mask:
+/// a word pointing anywhere inside a candidate counts.
+#define LG_SCAN_POINTER_MASK 0x00FFFFFFFFFFFFFFull
+
+typedef struct lg_scan_thread {
+    _Atomic int tid;
+    _Atomic uint32_t generation;
+    _Atomic int stopped;
+    _Atomic uintptr_t low;
+} lg_scan_thread;
+
+static lg_scan_thread *lg_scan_threads;
+static _Atomic uint32_t lg_scan_generation;
+static _Atomic uint32_t lg_scan_resumed;
+static _Atomic int lg_scan_signal;
+static char *lg_scan_maps;
+static unsigned char *lg_scan_buffer;
+
+static long lg_futex(_Atomic uint32_t *word, int op, uint32_t value) {
+    return syscall(SYS_futex, (uint32_t *)word, op, value, NULL, NULL, 0);
+}
+
+static uint64_t lg_now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+/// The stop handler: only acts on the scan's own signal of the current generation; records where
+/// this thread's stack begins (its registers are in the signal frame above) and waits for resume.
+static void lg_scan_handler(int signal_number, siginfo_t *info, void *context) {
+    (void)signal_number;
+    (void)context;
+    int saved_errno = errno;
+    uint32_t generation = atomic_load_explicit(&lg_scan_generation, memory_order_acquire);
+    if (info == NULL || info->si_code != SI_TKILL || info->si_pid != getpid() || lg_scan_threads == NULL) {
+        errno = saved_errno;
+        return;
+    }
+    int tid = (int)syscall(SYS_gettid);
+    for (unsigned i = 0; i < LG_SCAN_MAX_THREADS; i++) {
+        lg_scan_thread *slot = &lg_scan_threads[i];
+        int slot_tid = atomic_load_explicit(&slot->tid, memory_order_acquire);
+        if (slot_tid == 0) {
+            break;
+        }
+        if (slot_tid != tid || atomic_load_explicit(&slot->generation, memory_order_acquire) != generation) {
+            continue;
+        }
+        volatile uintptr_t marker = 0;
+        atomic_store_explicit(&slot->low, (uintptr_t)&marker, memory_order_relaxed);
+        atomic_store_explicit(&slot->stopped, 1, memory_order_release);
+        while (atomic_load_explicit(&lg_scan_resumed, memory_order_acquire) != generation) {
+            lg_futex(&lg_scan_resumed, FUTEX_WAIT_PRIVATE, atomic_load(&lg_scan_resumed));
+        }
+        break;
+    }
+    errno = saved_errno;
+}
+
+/// Installs the stop handler once, for good (a signal still pending for a thread that did not stop
+/// in time must never meet the default action, which ends the process). Returns the signal, or 0
+/// when the program already handles it.
+static int lg_scan_install(void) {
+    int installed = atomic_load(&lg_scan_signal);
+    if (installed != 0) {
+        return installed;
+    }
+    if (lg_scan_threads == NULL) {
+        void *slots = mmap(NULL, sizeof(lg_scan_thread) * LG_SCAN_MAX_THREADS, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *maps = mmap(NULL, LG_SCAN_MAPS_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *buffer = mmap(NULL, LG_SCAN_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (slots == MAP_FAILED || maps == MAP_FAILED || buffer == MAP_FAILED) {
+            return 0;
+        }
+        lg_scan_maps = maps;
+        lg_scan_buffer = buffer;
+        lg_scan_threads = slots;
+    }
+    int signal_number = SIGRTMAX - 6;
+    struct sigaction previous;
+    if (sigaction(signal_number, NULL, &previous) != 0 ||
+        ((previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler != SIG_DFL)) {
+        return 0;
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = lg_scan_handler;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigfillset(&action.sa_mask);
+    if (sigaction(signal_number, &action, NULL) != 0) {
+        return 0;
+    }
+    atomic_store(&lg_scan_signal, signal_number);
+    return signal_number;
+}
+
+/// Calls `visit` with every thread id of the process but the caller's. Raw getdents64: no malloc.
+/// Returns false when /proc/self/task cannot be read.
+static bool lg_scan_each_thread(int self, bool (*visit)(int tid, void *context), void *context) {
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    char buffer[4096] __attribute__((aligned(8)));
+    bool ok = true;
+    for (;;) {
+        long length = syscall(SYS_getdents64, fd, buffer, sizeof buffer);
+        if (length < 0) {
+            ok = false;
+            break;
+        }
+        if (length == 0) {
+            break;
+        }
+        for (long offset = 0; offset < length;) {
+            struct dirent64 *entry = (struct dirent64 *)(buffer + offset);
+            offset += entry->d_reclen;
+            int tid = 0;
+            const char *name = entry->d_name;
+            if (*name < '0' || *name > '9') {
+                continue;
+            }
+            for (; *name >= '0' && *name <= '9'; name++) {
+                tid = tid * 10 + (*name - '0');
+            }
+            if (tid != self && !visit(tid, context)) {
+                ok = false;
+            }
+        }
+    }
+    close(fd);
+    return ok;
+}
+
+typedef struct lg_scan_threads_state {
+    unsigned count;
+    bool unknown;
+} lg_scan_threads_state;
+
+static bool lg_scan_add_thread(int tid, void *context) {
+    lg_scan_threads_state *state = context;
+    if (state->count >= LG_SCAN_MAX_THREADS - 1) {
+        return false;
+    }
+    lg_scan_thread *slot = &lg_scan_threads[state->count++];
+    atomic_store(&slot->stopped, 0);
+    atomic_store(&slot->low, 0);
+    atomic_store(&slot->tid, tid);
+    return true;
+}
+
+static bool lg_scan_check_thread(int tid, void *context) {
+    lg_scan_threads_state *state = context;
+    for (unsigned i = 0; i < state->count; i++) {
+        if (atomic_load(&lg_scan_threads[i].tid) == tid) {
+            return true;
+        }
+    }
+    state->unknown = true;
+    return true;
+}
+
+/// What one scan compares against and writes to.
+typedef struct lg_scan_job {
+    const lg_range *candidates;
+    size_t candidate_count;
+    uintptr_t low;
+    uintptr_t high;
+    const uintptr_t *objects;
+    size_t object_count;
+    uint8_t *held;
+    lg_holder_hit *hits;
+    size_t hit_capacity;
+    size_t hit_count;
+    const lg_range *excluded;
+    size_t excluded_count;
+    lg_scan_stats stats;
+    pid_t pid;
+    bool failed;
+} lg_scan_job;
+
+/// The candidate containing `value`, or -1.
+static long lg_scan_candidate(const lg_scan_job *job, uintptr_t value) {
+    size_t low = 0;
+    size_t high = job->candidate_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (job->candidates[middle].end <= value) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low < job->candidate_count && job->candidates[low].start <= value) {
+        return (long)low;
+    }
+    return -1;
+}
+
+/// The start of the tracked object whose memory holds `address`, or 0.
+static uintptr_t lg_scan_tracked_object(const lg_scan_job *job, uintptr_t address) {
+    size_t low = 0;
+    size_t high = job->object_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (job->objects[middle] <= address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low == 0) {
+        return 0;
+    }
+    uintptr_t object = job->objects[low - 1];
+    lg_record record;
+    if (lg_frozen_record(object, &record) && address < object + record.size) {
+        return object;
+    }
+    return 0;
+}
+
+static void lg_scan_words(lg_scan_job *job, const unsigned char *bytes, size_t length, uintptr_t address) {
+    const uint64_t *words = (const uint64_t *)bytes;
+    size_t count = length / 8;
+    for (size_t i = 0; i < count; i++) {
+        uintptr_t value = (uintptr_t)(words[i] & LG_SCAN_POINTER_MASK);
+        if (value < job->low || value >= job->high) {
+            continue;
+        }
+        long candidate = lg_scan_candidate(job, value);
+        if (candidate < 0 || job->held[candidate]) {
+            continue;
+        }
+        uintptr_t location = address + i * 8;
+        uintptr_t holder = lg_scan_tracked_object(job, location);
+        if (holder == 0) {
+            job->held[candidate] = 1;
+        } else if (holder != job->candidates[candidate].start) {
+            if (job->hit_count < job->hit_capacity) {
+                job->hits[job->hit_count].candidate = (uint64_t)candidate;
+                job->hits[job->hit_count].holder = holder;
+                job->hit_count++;
+            } else {
+                job->held[candidate] = 1;
+            }
+        }
+    }
+}
+
+/// Reads `[start, end)` (8-byte aligned) in chunks and scans it; pages the kernel refuses are skipped.
+static void lg_scan_read(lg_scan_job *job, uintptr_t start, uintptr_t end) {
+    while (start < end) {
+        size_t length = end - start < LG_SCAN_CHUNK ? end - start : LG_SCAN_CHUNK;
+        struct iovec local = {lg_scan_buffer, length};
+        struct iovec remote = {(void *)start, length};
+        ssize_t got = process_vm_readv(job->pid, &local, 1, &remote, 1, 0);
+        if (got < 0) {
+            if (errno == ENOSYS || errno == EPERM) {
+                job->failed = true;
+                return;
+            }
+            got = 0;
+        }
+        if (got > 0) {
+            job->stats.bytes += (uint64_t)got;
+            lg_scan_words(job, lg_scan_buffer, (size_t)got, start);
+        }
+        if ((size_t)got < length) {
+            // Skip the page that could not be read.
+            uintptr_t failed = start + (uintptr_t)got;
+            start = (failed | 4095u) + 1;
+        } else {
+            start += length;
+        }
+    }
+}
+
+/// Scans `[start, end)` minus the excluded ranges (sorted ascending).
+static void lg_scan_range(lg_scan_job *job, uintptr_t start, uintptr_t end) {
+    for (size_t i = 0; i < job->excluded_count && start < end; i++) {
+        const lg_range *excluded = &job->excluded[i];
+        if (excluded->end <= start || excluded->start >= end) {
+            continue;
+        }
+        if (excluded->start > start) {
+            lg_scan_read(job, start, excluded->start & ~(uintptr_t)7);
+        }
+        start = (excluded->end + 7) & ~(uintptr_t)7;
+    }
+    if (start < end) {
+        lg_scan_read(job, start, end);
+    }
+}
+
+static uintptr_t lg_parse_hex(const char **cursor) {
+    uintptr_t value = 0;
+    for (;;) {
+        char c = **cursor;
+        unsigned digit;
+        if (c >= '0' && c <= '9') {
+            digit = (unsigned)(c - '0');
+        } else if (c >= 'a' && c <= 'f') {
+            digit = (unsigned)(c - 'a' + 10);
+        } else {
+            return value;
+        }
+        value = value << 4 | digit;
+        (*cursor)++;
+    }
+}
+
+/// Reads /proc/self/maps into `lg_scan_maps` (NUL-terminated). Returns false when it does not fit.
+static bool lg_scan_read_maps(void) {
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    size_t used = 0;
+    for (;;) {
+        ssize_t got = read(fd, lg_scan_maps + used, LG_SCAN_MAPS_BYTES - 1 - used);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            break;
+        }
+        used += (size_t)got;
+        if (used >= LG_SCAN_MAPS_BYTES - 1) {
+            close(fd);
+            return false;
+        }
+    }
+    close(fd);
+    lg_scan_maps[used] = 0;
+    return true;
+}
+
+/// Scans every readable and writable mapping; a mapping holding a stopped thread's stack marker is
+/// read from the lowest marker up.
+static void lg_scan_mappings(lg_scan_job *job, const uintptr_t *markers, size_t marker_count) {
+    const char *cursor = lg_scan_maps;
+    while (*cursor != 0 && !job->failed) {
+        uintptr_t start = lg_parse_hex(&cursor);
+        if (*cursor == '-') {
+            cursor++;
+        }
+        uintptr_t end = lg_parse_hex(&cursor);
+        if (*cursor == ' ') {
+            cursor++;
+        }
+        bool readable = cursor[0] == 'r';
+        bool writable = cursor[0] != 0 && cursor[1] == 'w';
+        const char *line_end = strchr(cursor, '\n');
+        const char *name = line_end != NULL ? memchr(cursor, '[', (size_t)(line_end - cursor)) : NULL;
+        bool special = name != NULL && (strncmp(name, "[vvar", 5) == 0 || strncmp(name, "[vsyscall]", 10) == 0);
+        cursor = line_end != NULL ? line_end + 1 : cursor + strlen(cursor);
+        if (!readable || !writable || special || end <= start) {
+            continue;
+        }
+        uintptr_t from = start;
+        for (size_t i = 0; i < marker_count; i++) {
+            if (markers[i] >= start && markers[i] < end && (from == start || markers[i] < from)) {
+                from = markers[i] & ~(uintptr_t)7;
+            }
+        }
+        job->stats.mappings++;
+        lg_scan_range(job, from, end);
+    }
+}
+
+static void lg_sort_ranges(lg_range *ranges, size_t count) {
+    for (size_t i = 1; i < count; i++) {
+        lg_range value = ranges[i];
+        size_t j = i;
+        while (j > 0 && ranges[j - 1].start > value.start) {
+            ranges[j] = ranges[j - 1];
+            j--;
+        }
+        ranges[j] = value;
+    }
+}
+
+__attribute__((noinline)) static int lg_scan_stopped(lg_scan_job *job, unsigned thread_count, lg_range *excluded,
+                                                     size_t excluded_count) {
+    // Spill this thread's callee-saved registers into this frame, which the stack read covers.
+    __builtin_unwind_init();
+    volatile uintptr_t marker = 0;
+    uintptr_t markers[LG_SCAN_MAX_THREADS];
+    size_t marker_count = 0;
+    markers[marker_count++] = (uintptr_t)&marker;
+    for (unsigned i = 0; i < thread_count; i++) {
+        uintptr_t low = atomic_load(&lg_scan_threads[i].low);
+        if (low != 0) {
+            markers[marker_count++] = low;
+        }
+    }
+    if (!lg_scan_read_maps()) {
+        return LG_SCAN_ABSTAINED;
+    }
+    lg_sort_ranges(excluded, excluded_count);
+    job->excluded = excluded;
+    job->excluded_count = excluded_count;
+    lg_scan_mappings(job, markers, marker_count);
+    return job->failed ? LG_SCAN_ABSTAINED : LG_SCAN_OK;
+}
+
+int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const uintptr_t *objects,
+                    size_t object_count, const lg_range *excluded, size_t excluded_count, uint8_t *held,
+                    lg_holder_hit *hits, size_t hit_capacity, size_t *hit_count, lg_scan_stats *stats) {
+    *hit_count = 0;
+    memset(stats, 0, sizeof *stats);
+    if (candidate_count == 0) {
+        return LG_SCAN_OK;
+    }
+    int signal_number = lg_scan_install();
+    if (signal_number == 0 || excluded_count > 64) {
+        return LG_SCAN_ABSTAINED;
+    }
+    // Ranges never to read: the caller's, the recorder's tables, the scan's own buffers.
+    lg_range skip[64 + 4 + LG_MAP_TOP_COUNT / 4096];
+    size_t skip_count = 0;
+    for (size_t i = 0; i < excluded_count; i++) {
+        skip[skip_count++] = excluded[i];
+    }
+    skip[skip_count++] = (lg_range){(uintptr_t)lg_scan_maps, (uintptr_t)lg_scan_maps + LG_SCAN_MAPS_BYTES};
+    skip[skip_count++] = (lg_range){(uintptr_t)lg_scan_buffer, (uintptr_t)lg_scan_buffer + LG_SCAN_CHUNK};
+    size_t table_first = skip_count;
+    for (uintptr_t top = 0; top < LG_MAP_TOP_COUNT; top++) {
+        lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_relaxed);
+        if (region != NULL) {
+            if (skip_count - table_first >= LG_MAP_TOP_COUNT / 4096) {
+                return LG_SCAN_ABSTAINED;
+            }
+            skip[skip_count++] = (lg_range){(uintptr_t)region, (uintptr_t)region + sizeof(lg_map_region)};
+        }
+    }
+
+    // The job holds candidate addresses (its bounds): it lives in static memory the scan skips.
+    static lg_scan_job job;
+    memset(&job, 0, sizeof job);
+    skip[skip_count++] = (lg_range){(uintptr_t)&job, (uintptr_t)(&job + 1)};
+    job.candidates = candidates;
+    job.candidate_count = candidate_count;
+    job.low = candidates[0].start;
+    job.high = candidates[candidate_count - 1].end;
+    job.objects = objects;
+    job.object_count = object_count;
+    job.held = held;
+    job.hits = hits;
+    job.hit_capacity = hit_capacity;
+    job.pid = getpid();
+    memset(held, 0, candidate_count);
+
+    // Stop every other thread.
+    int self = (int)syscall(SYS_gettid);
+    memset(lg_scan_threads, 0, sizeof(lg_scan_thread) * LG_SCAN_MAX_THREADS);
+    lg_scan_threads_state threads = {0, false};
+    if (!lg_scan_each_thread(self, lg_scan_add_thread, &threads)) {
+        return LG_SCAN_ABSTAINED;
+    }
+    uint32_t generation = atomic_load(&lg_scan_generation) + 1;
+    if (generation == 0) {
+        generation = 1;
+    }
+    for (unsigned i = 0; i < threads.count; i++) {
+        atomic_store(&lg_scan_threads[i].generation, generation);
+    }
+    atomic_store_explicit(&lg_scan_generation, generation, memory_order_release);
+    uint64_t stop_start = lg_now_ns();
+    bool stopped = true;
+    for (unsigned i = 0; i < threads.count; i++) {
+        int tid = atomic_load(&lg_scan_threads[i].tid);
+        if (syscall(SYS_tgkill, job.pid, tid, signal_number) != 0) {
+            atomic_store(&lg_scan_threads[i].stopped, errno == ESRCH ? 2 : 0);
+            if (errno != ESRCH) {
+                stopped = false;
+            }
+        }
+    }
+    while (stopped) {
+        bool all = true;
+        for (unsigned i = 0; i < threads.count; i++) {
+            if (atomic_load_explicit(&lg_scan_threads[i].stopped, memory_order_acquire) == 0) {
+                all = false;
+                break;
+            }
+        }
+        if (all) {
+            break;
+        }
+        if (lg_now_ns() - stop_start > LG_SCAN_STOP_TIMEOUT_NS) {
+            // A thread that exited meanwhile is no holder; any other did not stop.
+            for (unsigned i = 0; i < threads.count; i++) {
+                if (atomic_load(&lg_scan_threads[i].stopped) == 0 &&
+                    !(syscall(SYS_tgkill, job.pid, atomic_load(&lg_scan_threads[i].tid), 0) != 0 && errno == ESRCH)) {
+                    stopped = false;
+                }
+            }
+            break;
+        }
+        struct timespec pause = {0, 20 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    int result = LG_SCAN_ABSTAINED;
+    if (stopped) {
+        // A thread created meanwhile was not stopped: abstain.
+        lg_scan_threads_state check = threads;
+        if (lg_scan_each_thread(self, lg_scan_check_thread, &check) && !check.unknown) {
+            result = lg_scan_stopped(&job, threads.count, skip, skip_count);
+        }
+    }
+    atomic_store_explicit(&lg_scan_resumed, generation, memory_order_release);
+    lg_futex(&lg_scan_resumed, FUTEX_WAKE_PRIVATE, INT32_MAX);
+    job.stats.threads = threads.count;
+    job.stats.stopped_ns = lg_now_ns() - stop_start;
+    *stats = job.stats;
+    *hit_count = job.hit_count;
+    return result;
+}
+
+#else
+
+int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const uintptr_t *objects,
+                    size_t object_count, const lg_range *excluded, size_t excluded_count, uint8_t *held,
+                    lg_holder_hit *hits, size_t hit_capacity, size_t *hit_count, lg_scan_stats *stats) {
+    (void)candidates, (void)candidate_count, (void)objects, (void)object_count, (void)excluded;
+    (void)excluded_count, (void)held, (void)hits, (void)hit_capacity;
+    *hit_count = 0;
+    (void)stats;
+    return LG_SCAN_ABSTAINED;
+}
+
+#endif /* __linux__ */

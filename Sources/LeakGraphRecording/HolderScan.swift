@@ -1,0 +1,67 @@
+import CLeakGraphHook
+
+/// The conservative holder scan behind orphan detection (`lg_scan_holders`): which of a few objects
+/// could some word of the process point at, outside what the heap walk read exactly?
+///
+/// Run it only inside ``Recorder/withFrozenObjects(_:)``. It stops every other thread while it reads
+/// memory (see docs/how-it-works.md, "Orphaned retains"), so it must not be called from code another
+/// thread waits for.
+public enum HolderScan {
+    /// What the scan found for every candidate.
+    public struct Result: Sendable {
+        /// Per candidate: a word outside every tracked object could point into it.
+        public var heldFromUntrackedMemory: [Bool]
+        /// Words inside tracked objects (other than the candidate itself) that could point into a
+        /// candidate: (candidate index, the holding object's address), one entry per word.
+        public var trackedHolders: [(candidate: Int, holder: UInt)]
+        /// Bytes and mappings read, threads stopped, and for how long.
+        public var bytesRead: UInt64
+        public var mappingsRead: UInt64
+        public var threadsStopped: UInt64
+        public var stoppedNanoseconds: UInt64
+    }
+
+    /// Scans for holders of `count` candidates, `candidate(i)` the memory of the `i`-th (ascending, not
+    /// overlapping). `objects` is the frozen snapshot (every tracked object's address, ascending).
+    /// The candidates' addresses are kept in one buffer the scan skips: a caller must not keep them in
+    /// other memory while it runs, or that memory would count as a holder.
+    ///
+    /// - Returns: `nil` when the scan abstained (a thread did not stop, a thread was created
+    ///   meanwhile, `/proc` or `process_vm_readv` unavailable): then nothing is proven.
+    /// - Complexity: O(*m*) for *m* bytes of readable and writable memory, plus O(log *k*) per word
+    ///   that falls between the lowest and highest candidate.
+    public static func scan(count: Int, candidate: (Int) -> Range<UInt>, objects: UnsafeBufferPointer<UInt>) -> Result? {
+        guard count > 0 else {
+            return Result(heldFromUntrackedMemory: [], trackedHolders: [], bytesRead: 0, mappingsRead: 0, threadsStopped: 0, stoppedNanoseconds: 0)
+        }
+        // Buffers the scan must not read as holders: they hold candidates' and objects' addresses.
+        let ranges = UnsafeMutableBufferPointer<lg_range>.allocate(capacity: count)
+        defer { ranges.deallocate() }
+        for index in 0 ..< count {
+            let range = candidate(index)
+            ranges[index] = lg_range(start: range.lowerBound, end: range.upperBound)
+        }
+        let capacity = 4096 + 4 * count
+        let hits = UnsafeMutableBufferPointer<lg_holder_hit>.allocate(capacity: capacity)
+        defer { hits.deallocate() }
+        let held = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
+        defer { held.deallocate() }
+        func span<T>(_ buffer: UnsafeBufferPointer<T>) -> lg_range {
+            let start = UInt(bitPattern: buffer.baseAddress)
+            return lg_range(start: start, end: start + UInt(buffer.count * MemoryLayout<T>.stride))
+        }
+        let excluded = [span(UnsafeBufferPointer(ranges)), span(UnsafeBufferPointer(hits)), span(objects)]
+        var hitCount = 0
+        var stats = lg_scan_stats()
+        let status = excluded.withUnsafeBufferPointer { excludedBuffer in
+            lg_scan_holders(
+                ranges.baseAddress, count, objects.baseAddress, objects.count, excludedBuffer.baseAddress, excludedBuffer.count,
+                held.baseAddress, hits.baseAddress, capacity, &hitCount, &stats)
+        }
+        guard status == LG_SCAN_OK else { return nil }
+        return Result(
+            heldFromUntrackedMemory: held.map { $0 != 0 },
+            trackedHolders: hits.prefix(hitCount).map { (Int($0.candidate), UInt($0.holder)) },
+            bytesRead: stats.bytes, mappingsRead: stats.mappings, threadsStopped: stats.threads, stoppedNanoseconds: stats.stopped_ns)
+    }
+}

@@ -1,0 +1,29 @@
+import LeakGraphReport
+import Testing
+
+// Orphaned retains (LEAK-PATTERNS row 22): objects retained +1 whose pointer nothing holds any more,
+// proven by the holder scan (docs/how-it-works.md, "Orphaned retains"), compiled at -Onone and -O and
+// run end to end through `leakgraph run`.
+
+@Suite("Orphaned retains under leakgraph run", .timeLimit(.minutes(10)))
+struct OrphanFixtureTests {
+    @Test(
+        "Unmanaged.passRetained dropped and a C-style registration freed without release are orphans; a pointer kept as UnsafeRawPointer or Int(bitPattern:) in a global, a balanced release() and a local of a blocked thread are not",
+        arguments: Optimization.allCases)
+    func orphanedRetain(_ optimization: Optimization) async throws {
+        let report = try await checkFixture(
+            "OrphanedRetain", optimization,
+            leaking: LeakExpectation([
+                CycleShape(members: ["Fixture.Token"], holds: ["Fixture.Payload", "(arrayStorage)"]),
+                CycleShape(members: ["Fixture.Listener"]),
+            ]),
+            cleanModes: ["fixed", "rawGlobal", "bitPatternGlobal", "threadLocal"]
+        )
+        guard let report else { return }
+        #expect(report.cycles.allSatisfy { $0.kind == LeakReport.Cycle.orphanKind })
+        let orphans = report.cycles.compactMap { cycle in report.leaks.first { $0.id == cycle.members.first } }
+        #expect(orphans.allSatisfy { $0.retainCount == 1 && $0.proof?.inEdges.isEmpty == true })
+        #expect(orphans.allSatisfy { !$0.backtrace.isEmpty }, "orphans carry their creation stacks")
+        #expect(Set(report.cycles.compactMap(\.fingerprint)).count == 2)
+    }
+}
