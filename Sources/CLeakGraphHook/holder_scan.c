@@ -214,6 +214,7 @@ typedef struct lg_scan_job {
     const uintptr_t *objects;
     size_t object_count;
     uint8_t *held;
+    uintptr_t *held_at;
     lg_holder_hit *hits;
     size_t hit_capacity;
     size_t hit_count;
@@ -281,6 +282,9 @@ static void lg_scan_words(lg_scan_job *job, const unsigned char *bytes, size_t l
         uintptr_t holder = lg_scan_tracked_object(job, location);
         if (holder == 0) {
             job->held[candidate] = 1;
+            if (job->held_at != NULL) {
+                job->held_at[candidate] = location;
+            }
         } else if (holder != job->candidates[candidate].start) {
             if (job->hit_count < job->hit_capacity) {
                 job->hits[job->hit_count].candidate = (uint64_t)candidate;
@@ -452,7 +456,8 @@ __attribute__((noinline)) static int lg_scan_stopped(lg_scan_job *job, unsigned 
 
 int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const uintptr_t *objects,
                     size_t object_count, const lg_range *excluded, size_t excluded_count, uint8_t *held,
-                    lg_holder_hit *hits, size_t hit_capacity, size_t *hit_count, lg_scan_stats *stats) {
+                    uintptr_t *held_at, lg_holder_hit *hits, size_t hit_capacity, size_t *hit_count,
+                    lg_scan_stats *stats) {
     *hit_count = 0;
     memset(stats, 0, sizeof *stats);
     if (candidate_count == 0) {
@@ -492,6 +497,7 @@ int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const ui
     job.objects = objects;
     job.object_count = object_count;
     job.held = held;
+    job.held_at = held_at;
     job.hits = hits;
     job.hit_capacity = hit_capacity;
     job.pid = getpid();
@@ -564,13 +570,26 @@ int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const ui
     return result;
 }
 
+size_t lg_read_memory(uintptr_t address, void *buffer, size_t length) {
+    struct iovec local = {buffer, length};
+    struct iovec remote = {(void *)address, length};
+    ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    return got > 0 ? (size_t)got : 0;
+}
+
 #else
+
+size_t lg_read_memory(uintptr_t address, void *buffer, size_t length) {
+    (void)address, (void)buffer, (void)length;
+    return 0;
+}
 
 int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const uintptr_t *objects,
                     size_t object_count, const lg_range *excluded, size_t excluded_count, uint8_t *held,
-                    lg_holder_hit *hits, size_t hit_capacity, size_t *hit_count, lg_scan_stats *stats) {
+                    uintptr_t *held_at, lg_holder_hit *hits, size_t hit_capacity, size_t *hit_count,
+                    lg_scan_stats *stats) {
     (void)candidates, (void)candidate_count, (void)objects, (void)object_count, (void)excluded;
-    (void)excluded_count, (void)held, (void)hits, (void)hit_capacity;
+    (void)excluded_count, (void)held, (void)held_at, (void)hits, (void)hit_capacity;
     *hit_count = 0;
     (void)stats;
     return LG_SCAN_ABSTAINED;

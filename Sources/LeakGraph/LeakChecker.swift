@@ -66,9 +66,10 @@ public enum LeakChecker {
             let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
             // Orphans: objects whose unexplained retains nothing in the process can hold (the holder
             // scan reads every other place a pointer can live while the heap is frozen).
-            let orphans = OrphanSearch.orphans(in: scan, objects: objects)
+            let (orphans, holderDiagnostics) = OrphanSearch.orphans(in: scan, objects: objects)
             let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph, orphans: orphans)
             var graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
+            graph.diagnostics += holderDiagnostics
             let leakedSet = Dictionary(uniqueKeysWithValues: leaked.enumerated().map { ($1, $0) })
             graph.orphans = orphans.compactMap { leakedSet[$0] }.sorted()
             return graph

@@ -11,6 +11,8 @@ public enum HolderScan {
     public struct Result: Sendable {
         /// Per candidate: a word outside every tracked object could point into it.
         public var heldFromUntrackedMemory: [Bool]
+        /// Per candidate: the address of the first such word (0 when none).
+        public var firstUntrackedHolder: [UInt]
         /// Words inside tracked objects (other than the candidate itself) that could point into a
         /// candidate: (candidate index, the holding object's address), one entry per word.
         public var trackedHolders: [(candidate: Int, holder: UInt)]
@@ -32,7 +34,7 @@ public enum HolderScan {
     ///   that falls between the lowest and highest candidate.
     public static func scan(count: Int, candidate: (Int) -> Range<UInt>, objects: UnsafeBufferPointer<UInt>) -> Result? {
         guard count > 0 else {
-            return Result(heldFromUntrackedMemory: [], trackedHolders: [], bytesRead: 0, mappingsRead: 0, threadsStopped: 0, stoppedNanoseconds: 0)
+            return Result(heldFromUntrackedMemory: [], firstUntrackedHolder: [], trackedHolders: [], bytesRead: 0, mappingsRead: 0, threadsStopped: 0, stoppedNanoseconds: 0)
         }
         // Buffers the scan must not read as holders: they hold candidates' and objects' addresses.
         let ranges = UnsafeMutableBufferPointer<lg_range>.allocate(capacity: count)
@@ -46,22 +48,35 @@ public enum HolderScan {
         defer { hits.deallocate() }
         let held = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
         defer { held.deallocate() }
+        let heldAt = UnsafeMutableBufferPointer<UInt>.allocate(capacity: count)
+        heldAt.initialize(repeating: 0)
+        defer { heldAt.deallocate() }
         func span<T>(_ buffer: UnsafeBufferPointer<T>) -> lg_range {
             let start = UInt(bitPattern: buffer.baseAddress)
             return lg_range(start: start, end: start + UInt(buffer.count * MemoryLayout<T>.stride))
         }
-        let excluded = [span(UnsafeBufferPointer(ranges)), span(UnsafeBufferPointer(hits)), span(objects)]
+        let excluded = [
+            span(UnsafeBufferPointer(ranges)), span(UnsafeBufferPointer(hits)), span(UnsafeBufferPointer(heldAt)), span(objects),
+        ]
         var hitCount = 0
         var stats = lg_scan_stats()
         let status = excluded.withUnsafeBufferPointer { excludedBuffer in
             lg_scan_holders(
                 ranges.baseAddress, count, objects.baseAddress, objects.count, excludedBuffer.baseAddress, excludedBuffer.count,
-                held.baseAddress, hits.baseAddress, capacity, &hitCount, &stats)
+                held.baseAddress, heldAt.baseAddress, hits.baseAddress, capacity, &hitCount, &stats)
         }
         guard status == LG_SCAN_OK else { return nil }
         return Result(
-            heldFromUntrackedMemory: held.map { $0 != 0 },
+            heldFromUntrackedMemory: held.map { $0 != 0 }, firstUntrackedHolder: Array(heldAt),
             trackedHolders: hits.prefix(hitCount).map { (Int($0.candidate), UInt($0.holder)) },
             bytesRead: stats.bytes, mappingsRead: stats.mappings, threadsStopped: stats.threads, stoppedNanoseconds: stats.stopped_ns)
+    }
+
+    /// Up to `count` words at `address` of this process, read without ever faulting (fewer, or none,
+    /// where the memory is not readable).
+    public static func readWords(at address: UInt, count: Int) -> [UInt] {
+        var words = [UInt](repeating: 0, count: count)
+        let got = words.withUnsafeMutableBytes { lg_read_memory(address, $0.baseAddress, $0.count) }
+        return Array(words.prefix(got / MemoryLayout<UInt>.stride))
     }
 }

@@ -17,7 +17,9 @@ struct OrphanFixtureTests {
                 CycleShape(members: ["Fixture.Token"], holds: ["Fixture.Payload", "(arrayStorage)"]),
                 CycleShape(members: ["Fixture.Listener"]),
             ]),
-            cleanModes: ["fixed", "rawGlobal", "bitPatternGlobal", "threadLocal"]
+            // workItemCycle and timerCycle leak through block / CoreFoundation memory, not read yet: the
+            // scan finds the owner there, so they must report nothing (never a false orphan).
+            cleanModes: ["fixed", "rawGlobal", "bitPatternGlobal", "threadLocal", "workItemCycle", "timerCycle"]
         )
         guard let report else { return }
         #expect(report.cycles.allSatisfy { $0.kind == LeakReport.Cycle.orphanKind })

@@ -280,13 +280,19 @@ typedef struct lg_scan_stats {
 /// `[start, end)` (sorted ascending, not overlapping); interior pointers count. A word outside every
 /// tracked object sets `held[i]`; a word inside a tracked object other than the candidate itself is
 /// appended to `hits` (the caller compares them with the references the walk read exactly); when
-/// `hits` is full the candidate is marked held. Then the threads are resumed.
+/// `hits` is full the candidate is marked held. `held_at[i]` (when not NULL) receives the address of
+/// the first such untracked word. Then the threads are resumed.
 ///
 /// Nothing here allocates or takes a lock another thread may hold while the threads are stopped.
 /// Returns LG_SCAN_OK, or LG_SCAN_ABSTAINED (then `held` and `hits` mean nothing).
 int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const uintptr_t *objects,
                     size_t object_count, const lg_range *excluded, size_t excluded_count, uint8_t *held,
-                    lg_holder_hit *hits, size_t hit_capacity, size_t *hit_count, lg_scan_stats *stats);
+                    uintptr_t *held_at, lg_holder_hit *hits, size_t hit_capacity, size_t *hit_count,
+                    lg_scan_stats *stats);
+
+/// Copies up to `length` bytes at `address` of this process into `buffer` without ever faulting
+/// (`process_vm_readv`); returns the number of bytes copied (0 when unreadable).
+size_t lg_read_memory(uintptr_t address, void *buffer, size_t length);
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,20 @@ public struct HeapScan {
         index.node(at: target, address: address)
     }
 
+    /// The type name of `node` (the runtime's, fully qualified).
+    public func typeName(ofNode node: Int) -> String {
+        plan(of: node).typeName
+    }
+
+    /// The nodes whose type name satisfies `predicate`, ascending; the predicate runs once per type.
+    ///
+    /// - Complexity: O(*n*) plus one call per distinct plan.
+    public func nodes(whereTypeName predicate: (String) -> Bool) -> [Int] {
+        let matching = plans.map { predicate($0.typeName) }
+        guard matching.contains(true) else { return [] }
+        return planIDs.indices.filter { matching[Int(planIDs[$0])] }
+    }
+
     /// The plan of `node`.
     func plan(of node: Int) -> ObjectPlan {
         plans[Int(planIDs[node])]
