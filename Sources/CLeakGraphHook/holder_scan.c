@@ -8,8 +8,12 @@
 // kernel's signal frame (all general-purpose and vector registers at the interruption) lies on that
 // stack, below the interrupted frames; the handler records its own stack address and waits on a
 // futex. The stack is then read from that address up, which covers the registers, the red zone and
-// every live frame, and nothing below (dead frames). Threads the signal cannot reach (it is blocked)
-// make the scan abstain: nothing is proven, so nothing is reported.
+// every live frame, and nothing below (dead frames). libdispatch's worker threads block every signal
+// but the synchronous ones (SIGILL, SIGTRAP, SIGFPE, SIGBUS, SIGSEGV, SIGSYS, SIGPIPE): a thread whose
+// mask (SigBlk in /proc/self/task/TID/status) blocks the realtime signal is sent SIGSYS instead,
+// whose handler is chained: any SIGSYS that is not the scan's own request goes to the program's
+// previous disposition. Threads neither signal can reach make the scan abstain: nothing is proven,
+// so nothing is reported.
 //
 // Memory is read with process_vm_readv on the process itself: a mapping that disappears meanwhile
 // (it cannot, with every thread stopped, but the kernel may refuse a page) yields an error, never a
@@ -56,8 +60,13 @@ static lg_scan_thread *lg_scan_threads;
 static _Atomic uint32_t lg_scan_generation;
 static _Atomic uint32_t lg_scan_resumed;
 static _Atomic int lg_scan_signal;
+static _Atomic int lg_scan_fallback_installed;
+/// The program's SIGSYS disposition before the fallback handler was chained in front of it.
+static struct sigaction lg_scan_previous_sys;
 static char *lg_scan_maps;
 static unsigned char *lg_scan_buffer;
+
+static uintptr_t lg_parse_hex(const char **cursor);
 
 static long lg_futex(_Atomic uint32_t *word, int op, uint32_t value) {
     return syscall(SYS_futex, (uint32_t *)word, op, value, NULL, NULL, 0);
@@ -71,33 +80,56 @@ static uint64_t lg_now_ns(void) {
 
 /// The stop handler: only acts on the scan's own signal of the current generation; records where
 /// this thread's stack begins (its registers are in the signal frame above) and waits for resume.
+/// Hands a SIGSYS that is not the scan's own to the program's previous disposition.
+static void lg_scan_forward_sys(int signal_number, siginfo_t *info, void *context) {
+    struct sigaction *previous = &lg_scan_previous_sys;
+    if ((previous->sa_flags & SA_SIGINFO) != 0 && previous->sa_sigaction != NULL &&
+        (void *)previous->sa_sigaction != (void *)SIG_IGN && (void *)previous->sa_sigaction != (void *)SIG_DFL) {
+        previous->sa_sigaction(signal_number, info, context);
+    } else if ((previous->sa_flags & SA_SIGINFO) == 0 && previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+        previous->sa_handler(signal_number);
+    } else if (previous->sa_handler == SIG_DFL) {
+        // The default action (terminate with a core dump): restore it and deliver the signal again,
+        // once this handler returns and unblocks it.
+        sigaction(signal_number, previous, NULL);
+        syscall(SYS_tgkill, getpid(), (int)syscall(SYS_gettid), signal_number);
+    }
+}
+
 static void lg_scan_handler(int signal_number, siginfo_t *info, void *context) {
-    (void)signal_number;
-    (void)context;
     int saved_errno = errno;
     uint32_t generation = atomic_load_explicit(&lg_scan_generation, memory_order_acquire);
-    if (info == NULL || info->si_code != SI_TKILL || info->si_pid != getpid() || lg_scan_threads == NULL) {
-        errno = saved_errno;
-        return;
-    }
+    bool from_scan = info != NULL && info->si_code == SI_TKILL && info->si_pid == getpid() && lg_scan_threads != NULL;
     int tid = (int)syscall(SYS_gettid);
-    for (unsigned i = 0; i < LG_SCAN_MAX_THREADS; i++) {
-        lg_scan_thread *slot = &lg_scan_threads[i];
-        int slot_tid = atomic_load_explicit(&slot->tid, memory_order_acquire);
+    lg_scan_thread *slot = NULL;
+    for (unsigned i = 0; from_scan && i < LG_SCAN_MAX_THREADS; i++) {
+        int slot_tid = atomic_load_explicit(&lg_scan_threads[i].tid, memory_order_acquire);
         if (slot_tid == 0) {
             break;
         }
-        if (slot_tid != tid || atomic_load_explicit(&slot->generation, memory_order_acquire) != generation) {
-            continue;
+        if (slot_tid == tid) {
+            slot = &lg_scan_threads[i];
+            break;
         }
+    }
+    if (slot == NULL) {
+        // Not a stop request of the scan: SIGSYS goes on to the program's disposition.
+        if (signal_number == SIGSYS) {
+            lg_scan_forward_sys(signal_number, info, context);
+        }
+        errno = saved_errno;
+        return;
+    }
+    if (atomic_load_explicit(&slot->generation, memory_order_acquire) == generation &&
+        atomic_load_explicit(&lg_scan_resumed, memory_order_acquire) != generation) {
         volatile uintptr_t marker = 0;
         atomic_store_explicit(&slot->low, (uintptr_t)&marker, memory_order_relaxed);
         atomic_store_explicit(&slot->stopped, 1, memory_order_release);
         while (atomic_load_explicit(&lg_scan_resumed, memory_order_acquire) != generation) {
             lg_futex(&lg_scan_resumed, FUTEX_WAIT_PRIVATE, atomic_load(&lg_scan_resumed));
         }
-        break;
     }
+    // A request that arrives after its scan ended is dropped.
     errno = saved_errno;
 }
 
@@ -123,8 +155,7 @@ static int lg_scan_install(void) {
     }
     int signal_number = SIGRTMAX - 6;
     struct sigaction previous;
-    if (sigaction(signal_number, NULL, &previous) != 0 ||
-        ((previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler != SIG_DFL)) {
+    if (sigaction(signal_number, NULL, &previous) != 0 || previous.sa_handler != SIG_DFL) {
         return 0;
     }
     struct sigaction action;
@@ -137,6 +168,63 @@ static int lg_scan_install(void) {
     }
     atomic_store(&lg_scan_signal, signal_number);
     return signal_number;
+}
+
+/// Chains the handler in front of the program's SIGSYS disposition, once. Returns false when that
+/// cannot be done.
+static bool lg_scan_install_fallback(void) {
+    if (atomic_load(&lg_scan_fallback_installed)) {
+        return true;
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = lg_scan_handler;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigfillset(&action.sa_mask);
+    if (sigaction(SIGSYS, NULL, &lg_scan_previous_sys) != 0 || sigaction(SIGSYS, &action, NULL) != 0) {
+        return false;
+    }
+    atomic_store(&lg_scan_fallback_installed, 1);
+    return true;
+}
+
+/// Whether thread `tid` blocks `signal_number` (SigBlk in /proc/self/task/TID/status). Unknown
+/// counts as blocked.
+static bool lg_scan_thread_blocks(int tid, int signal_number) {
+    char path[64];
+    char digits[16];
+    int length = 0;
+    for (int value = tid; value > 0 && length < 15; value /= 10) {
+        digits[length++] = (char)('0' + value % 10);
+    }
+    const char *prefix = "/proc/self/task/";
+    size_t used = strlen(prefix);
+    memcpy(path, prefix, used);
+    while (length > 0) {
+        path[used++] = digits[--length];
+    }
+    memcpy(path + used, "/status", 8);
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return true;
+    }
+    char buffer[4096];
+    ssize_t got = read(fd, buffer, sizeof buffer - 1);
+    close(fd);
+    if (got <= 0) {
+        return true;
+    }
+    buffer[got] = 0;
+    const char *line = strstr(buffer, "SigBlk:");
+    if (line == NULL) {
+        return true;
+    }
+    line += 7;
+    while (*line == ' ' || *line == '\t') {
+        line++;
+    }
+    uint64_t mask = lg_parse_hex(&line);
+    return (mask >> (signal_number - 1)) & 1u;
 }
 
 /// Calls `visit` with every thread id of the process but the caller's. Raw getdents64: no malloc.
@@ -522,7 +610,16 @@ int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const ui
     bool stopped = true;
     for (unsigned i = 0; i < threads.count; i++) {
         int tid = atomic_load(&lg_scan_threads[i].tid);
-        if (syscall(SYS_tgkill, job.pid, tid, signal_number) != 0) {
+        int signal_for_thread = signal_number;
+        if (lg_scan_thread_blocks(tid, signal_number)) {
+            // A libdispatch worker: it leaves SIGSYS unblocked.
+            if (lg_scan_thread_blocks(tid, SIGSYS) || !lg_scan_install_fallback()) {
+                stopped = false;
+                break;
+            }
+            signal_for_thread = SIGSYS;
+        }
+        if (syscall(SYS_tgkill, job.pid, tid, signal_for_thread) != 0) {
             atomic_store(&lg_scan_threads[i].stopped, errno == ESRCH ? 2 : 0);
             if (errno != ESRCH) {
                 stopped = false;

@@ -28,4 +28,20 @@ struct OrphanFixtureTests {
         #expect(orphans.allSatisfy { !$0.backtrace.isEmpty }, "orphans carry their creation stacks")
         #expect(Set(report.cycles.compactMap(\.fingerprint)).count == 2)
     }
+
+    @Test("objects retained from a DispatchWorkItem block or a CoreFoundation timer are named in a diagnostic, not reported")
+    func opaqueHolders() async throws {
+        let program = try await FixtureBuilds.shared.executable("OrphanedRetain", .release).path
+        for (mode, type, holder) in [
+            ("workItemCycle", "Fixture.SearchController", "`DispatchWorkItem` block"),
+            ("timerCycle", "Foundation.Timer", "CoreFoundation object"),
+        ] {
+            let run = try await LeakgraphRun.run(program, [mode])
+            let report = try #require(run.report, "\(run.result.summary)")
+            #expect(report.cycles.isEmpty)
+            #expect(
+                report.diagnostics.contains { $0.typeName == type && $0.reason.contains(holder) },
+                "\(mode): \(report.diagnostics)")
+        }
+    }
 }
