@@ -29,9 +29,11 @@ struct OrphanFixtureTests {
         #expect(Set(report.cycles.compactMap(\.fingerprint)).count == 2)
     }
 
-    @Test("objects retained from a DispatchWorkItem block or a CoreFoundation timer are named in a diagnostic, not reported")
+    @Test("the text names the orphan; objects retained from a DispatchWorkItem block or a CoreFoundation timer are named in a diagnostic, not reported")
     func opaqueHolders() async throws {
         let program = try await FixtureBuilds.shared.executable("OrphanedRetain", .release).path
+        let leak = try await LeakgraphRun.run(program, ["leak"])
+        #expect(leak.text?.contains("Orphan: Token retained 1 time, referenced from nowhere") == true, "\(leak.text ?? "")")
         for (mode, type, holder) in [
             ("workItemCycle", "Fixture.SearchController", "`DispatchWorkItem` block"),
             ("timerCycle", "Foundation.Timer", "CoreFoundation object"),

@@ -192,7 +192,7 @@ enum WriterFixtures {
                     id: 0, members: [0, 1], holds: [], heldCycles: [[2, 3], []], fingerprint: "lg1-0123abcd",
                     suspect: .init(reference: 1, from: 1, to: 2, label: "tupleElement", reason: "it closes the cycle", hint: "make it weak"),
                     knownLibraryLeak: "XCTest: the test case holds its own run"),
-                .init(id: 1, members: [2, 3], holds: [0], heldCycles: []),
+                .init(id: 1, members: [2, 3], holds: [0], heldCycles: [], kind: LeakReport.Cycle.orphanKind),
                 .init(
                     id: 2, members: [], holds: [],
                     suspect: .init(from: 2, to: 3, label: "state (.connected).conn", reason: "r", hint: "h")),
