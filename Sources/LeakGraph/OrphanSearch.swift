@@ -19,6 +19,8 @@ enum OrphanSearch {
     ///
     /// Must run inside ``Recorder/withFrozenObjects(_:)``; `objects` is that snapshot.
     static func orphans(in scan: HeapScan, objects: UnsafeBufferPointer<UInt>) -> (orphans: [Int], diagnostics: [WalkDiagnostic]) {
+        // `LEAKGRAPH_ORPHAN_SCAN=0` turns the scan off (no thread is stopped, no orphan is reported).
+        guard ProcessInfo.processInfo.environment["LEAKGRAPH_ORPHAN_SCAN"] != "0" else { return ([], []) }
         let graph = scan.strongGraph
         let unexplained = LeakAnalysis.unexplainedNodes(of: graph)
         guard !unexplained.isEmpty else { return ([], []) }
