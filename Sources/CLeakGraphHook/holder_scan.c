@@ -40,6 +40,8 @@
 #define LG_SCAN_MAX_THREADS 4096u
 /// How long the scan waits for every thread to stop before it abstains.
 #define LG_SCAN_STOP_TIMEOUT_NS (2ull * 1000 * 1000 * 1000)
+/// Milliseconds a stopped thread waits for the resume at most; a scan that lasts longer abstains.
+#define LG_SCAN_WAIT_LIMIT 5000u
 /// Bytes read per process_vm_readv call.
 #define LG_SCAN_CHUNK (1u << 20)
 /// Room for /proc/self/maps.
@@ -59,6 +61,8 @@ typedef struct lg_scan_thread {
 static lg_scan_thread *lg_scan_threads;
 static _Atomic uint32_t lg_scan_generation;
 static _Atomic uint32_t lg_scan_resumed;
+/// The generation of the last scan a stopped thread left before it was resumed (it waited too long).
+static _Atomic uint32_t lg_scan_left_early;
 static _Atomic int lg_scan_signal;
 static _Atomic int lg_scan_fallback_installed;
 /// The program's SIGSYS disposition before the fallback handler was chained in front of it.
@@ -125,8 +129,20 @@ static void lg_scan_handler(int signal_number, siginfo_t *info, void *context) {
         volatile uintptr_t marker = 0;
         atomic_store_explicit(&slot->low, (uintptr_t)&marker, memory_order_relaxed);
         atomic_store_explicit(&slot->stopped, 1, memory_order_release);
-        while (atomic_load_explicit(&lg_scan_resumed, memory_order_acquire) != generation) {
-            lg_futex(&lg_scan_resumed, FUTEX_WAIT_PRIVATE, atomic_load(&lg_scan_resumed));
+        // Wait for the resume, comparing against the value just checked (no lost wake-up), in slices
+        // of 10 ms and never longer than LG_SCAN_WAIT_LIMIT: a thread never stays stopped for good.
+        // A thread that leaves before the resume says so, and that scan abstains.
+        for (unsigned slices = 0;; slices++) {
+            uint32_t seen = atomic_load_explicit(&lg_scan_resumed, memory_order_acquire);
+            if (seen == generation) {
+                break;
+            }
+            if (slices >= LG_SCAN_WAIT_LIMIT / 10) {
+                atomic_store_explicit(&lg_scan_left_early, generation, memory_order_release);
+                break;
+            }
+            struct timespec slice = {0, 10 * 1000 * 1000};
+            syscall(SYS_futex, (uint32_t *)&lg_scan_resumed, FUTEX_WAIT_PRIVATE, seen, &slice, NULL, 0);
         }
     }
     // A request that arrives after its scan ended is dropped.
@@ -656,6 +672,9 @@ int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const ui
         lg_scan_threads_state check = threads;
         if (lg_scan_each_thread(self, lg_scan_check_thread, &check) && !check.unknown) {
             result = lg_scan_stopped(&job, threads.count, skip, skip_count);
+            if (atomic_load_explicit(&lg_scan_left_early, memory_order_acquire) == generation) {
+                result = LG_SCAN_ABSTAINED;  // a thread ran again before the scan ended
+            }
         }
     }
     atomic_store_explicit(&lg_scan_resumed, generation, memory_order_release);
