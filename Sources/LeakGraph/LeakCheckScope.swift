@@ -78,6 +78,34 @@ public struct LeakCheckScope: Sendable {
         scope.end()
     }
 
+    /// Runs `body` in this scope, then finishes the check: returns the body's value and the report.
+    /// When `body` throws, the scope is closed unchecked and the error rethrown.
+    public func check<R>(_ body: () throws -> R) rethrows -> (value: R, report: LeakReport) {
+        let value: R
+        do {
+            value = try run(body)
+        } catch {
+            cancel()
+            throw error
+        }
+        return (value, finish())
+    }
+
+    /// Runs `body` in this scope, then finishes the check (`finish() async`): returns the body's value
+    /// and the report. When `body` throws, the scope is closed unchecked and the error rethrown.
+    public func check<R>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+    ) async rethrows -> (value: R, report: LeakReport) {
+        let value: R
+        do {
+            value = try await run(isolation: isolation, body)
+        } catch {
+            cancel()
+            throw error
+        }
+        return (value, await finish())
+    }
+
     /// The scope's report, confirmed by a second check when it is not empty.
     private func confirmedReport() -> LeakReport {
         let first = scopedReport()
@@ -116,15 +144,7 @@ extension LeakChecker {
     public static func checkingLeaks<R>(
         _ options: LeakCheckOptions = LeakCheckOptions(), _ body: () throws -> R
     ) throws -> (value: R, report: LeakReport) {
-        let scope = try LeakCheckScope.open(options)
-        let value: R
-        do {
-            value = try scope.run(body)
-        } catch {
-            scope.cancel()
-            throw error
-        }
-        return (value, scope.finish())
+        try LeakCheckScope.open(options).check(body)
     }
 
     /// Runs `body` in a ``LeakCheckScope`` and returns its value and the report of the objects
@@ -134,15 +154,7 @@ extension LeakChecker {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async throws -> (value: R, report: LeakReport) {
-        let scope = try LeakCheckScope.open(options)
-        let value: R
-        do {
-            value = try await scope.run(isolation: isolation, body)
-        } catch {
-            scope.cancel()
-            throw error
-        }
-        return (value, await scope.finish())
+        try await LeakCheckScope.open(options).check(isolation: isolation, body)
     }
 }
 
