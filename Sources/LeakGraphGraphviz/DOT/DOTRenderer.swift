@@ -130,7 +130,7 @@ public enum DOTRenderer {
         if let suspect = value.suspect, let name = suspectName(index, value) {
             label += "<BR/><FONT COLOR=\"\(GraphStyle.suspectColor)\">"
                 + DOTText.htmlEscaped("⚠ suspect: \(name)") + "</FONT>"
-            tooltip.append("⚠ suspect: \(name) — \(suspect.reason)\nFix: \(suspect.hint)")
+            tooltip.append("⚠ suspect: \(name) — \(CodeSpans.plain(suspect.reason))\nFix: \(CodeSpans.plain(suspect.hint))")
         }
         if let fingerprint = value.fingerprint {
             smallLines.append("fingerprint \(fingerprint)")
