@@ -84,9 +84,9 @@ extension LeakReport {
         var references = [LeakReference](
             repeating: LeakReference(from: 0, to: 0, path: .empty, ownership: .strong), count: perSource[order.count]
         )
-        let suspects = analysis.suspectReferences()
-        var reportIndexOf: [Int: Int] = [:]  // graph reference index → report reference index, for suspects
-        let suspectIndices = Set(suspects.compactMap { $0?.reference })
+        let cuts = analysis.cutReferences()  // per cycle: the suspect, then the other references to cut
+        var reportIndexOf: [Int: Int] = [:]  // graph reference index → report reference index, for cuts
+        let suspectIndices = Set(cuts.joined().map(\.reference))
         for (graphIndex, reference) in graph.references.enumerated()
         where valid.contains(reference.from) && valid.contains(reference.to)
             && leakID[reference.from] >= 0 && leakID[reference.to] >= 0 {
@@ -100,15 +100,17 @@ extension LeakReport {
 
         let fingerprints = analysis.fingerprints()
         let cycles = analysis.rootCycles.map { cycle in
-            let suspect = suspects[cycle.id].map {
+            let named = cuts[cycle.id].map {
                 Suspect(
                     reference: reportIndexOf[$0.reference], from: leakID[$0.from], to: leakID[$0.to], label: $0.path.text,
                     reason: $0.reason, hint: $0.hint)
             }
+            let suspect = named.first
+            let otherCuts = named.count > 1 ? Array(named.dropFirst()) : nil
             return Cycle(
                 id: cycle.id, members: cycle.members.map { leakID[$0] }, holds: cycle.holds.map { leakID[$0] },
                 heldCycles: cycle.heldCycles.map { $0.map { leakID[$0] } },
-                fingerprint: fingerprints[cycle.id], suspect: suspect,
+                fingerprint: fingerprints[cycle.id], suspect: suspect, otherCuts: otherCuts,
                 knownLibraryLeak: KnownLibraryLeaks.match(memberTypes: cycle.members.map { graph.nodes[$0].typeName })
             )
         }

@@ -195,6 +195,10 @@ public struct LeakReport: Sendable, Codable, Equatable {
         public var fingerprint: String?
         /// The reference most likely to be the mistake, with the reason and a fix hint (additional field).
         public var suspect: Suspect?
+        /// When cutting the suspect alone leaves a cycle among the members (two loops through one object,
+        /// a delegate and a closure both holding the owner), the other references that must be cut too,
+        /// each with its reason and fix; `nil` when the suspect alone frees the cycle (additional field).
+        public var otherCuts: [Suspect]?
         /// When the cycle is a known leak of a library rather than of the checked code (see
         /// ``KnownLibraryLeaks``): which, and why (additional field).
         public var knownLibraryLeak: String?
@@ -206,7 +210,7 @@ public struct LeakReport: Sendable, Codable, Equatable {
         /// Creates a cycle.
         public init(
             id: Int, members: [Int], holds: [Int], heldCycles: [[Int]]? = nil, fingerprint: String? = nil,
-            suspect: Suspect? = nil, knownLibraryLeak: String? = nil, run: String? = nil
+            suspect: Suspect? = nil, otherCuts: [Suspect]? = nil, knownLibraryLeak: String? = nil, run: String? = nil
         ) {
             self.id = id
             self.members = members
@@ -214,12 +218,14 @@ public struct LeakReport: Sendable, Codable, Equatable {
             self.heldCycles = heldCycles
             self.fingerprint = fingerprint
             self.suspect = suspect
+            self.otherCuts = otherCuts
             self.knownLibraryLeak = knownLibraryLeak
             self.run = run
         }
     }
 
-    /// The reference of a root cycle most likely to be the mistake.
+    /// The reference of a root cycle most likely to be the mistake, or another reference that must be
+    /// cut with it (``Cycle/otherCuts``).
     public struct Suspect: Sendable, Codable, Equatable {
         /// The index of the reference in ``LeakReport/references`` (additional field; reports written before
         /// it are read with the index of the first reference matching `from`, `to` and `label`).

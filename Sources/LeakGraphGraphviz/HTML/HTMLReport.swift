@@ -210,6 +210,12 @@ private struct HTMLPage {
             html.append("<div class=\"suspect\">")
             html.append("<p><b>⚠ Suspect: <code>\(e(suspectName(value)))</code></b> — \(CodeSpans.html(suspect.reason))</p>")
             html.append("<p><b>Fix:</b> \(CodeSpans.html(suspect.hint))</p>")
+            var fixes: Set<[String]> = [[suspectName(value), suspect.hint]]
+            for cut in value.otherCuts ?? [] where fixes.insert([cutName(cut), cut.hint]).inserted {
+                html.append(
+                    "<p><b>⚠ Also cut: <code>\(e(cutName(cut)))</code></b> — \(CodeSpans.html(cut.reason))"
+                        + "<br><b>Fix:</b> \(CodeSpans.html(cut.hint))</p>")
+            }
             html.append("</div>")
         }
         if let fingerprint = value.fingerprint {
@@ -373,6 +379,10 @@ private struct HTMLPage {
     /// `DummyObject.next`.
     func suspectName(_ cycle: LeakReport.Cycle) -> String {
         DOTRenderer.suspectName(index, cycle) ?? ""
+    }
+
+    func cutName(_ cut: LeakReport.Suspect) -> String {
+        DOTRenderer.cutName(index, cut)
     }
 
     /// Types of `positions` in ``ReportNaming/typeGroups(_:)`` order.
