@@ -17,12 +17,15 @@
 static char lg_output_path[PATH_MAX];
 static char lg_program_path[PATH_MAX];
 static unsigned lg_render_bits;
+static int lg_live_types;
 
 const char *lg_preload_output_path(void) { return lg_output_path[0] ? lg_output_path : NULL; }
 
 const char *lg_preload_program_path(void) { return lg_program_path; }
 
 unsigned lg_preload_render(void) { return lg_render_bits; }
+
+int lg_preload_live_types(void) { return lg_live_types; }
 
 /// Writes `message` to `<output><suffix>` (no stdio: this runs before `main`).
 static void lg_write_beside_output(const char *suffix, const char *message) {
@@ -76,6 +79,8 @@ static void lg_read_render_request(void) {
     const char *program = getenv(LG_ENV_PROGRAM);
     if (program && strlen(program) < sizeof(lg_program_path)) strcpy(lg_program_path, program);
     lg_render_bits = lg_contract_parse_render(getenv(LG_ENV_RENDER));
+    const char *live_types = getenv(LG_ENV_LIVE_TYPES);
+    lg_live_types = live_types != NULL && strcmp(live_types, "1") == 0;
 }
 
 __attribute__((constructor)) static void lg_preload_start(void) {

@@ -54,7 +54,9 @@ public enum LeakChecker {
     /// The leaked objects are found and built while the heap is frozen, so their memory is read
     /// before anything can free it. Other threads that allocate wait meanwhile, as for
     /// ``captureGraph()``.
-    public static func captureLeakedGraph() -> ObjectGraph {
+    ///
+    /// - Parameter liveTypes: also count every live object by type (``ObjectGraph/liveTypes``).
+    public static func captureLeakedGraph(liveTypes: Bool = false) -> ObjectGraph {
         Recorder.withFrozenObjects { objects in
             // Every address comes from the frozen table, so its record exists; an empty record (no
             // metadata) would only make the walk skip the object.
@@ -65,7 +67,11 @@ public enum LeakChecker {
             let walker = HeapWalker()
             let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
             let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
-            return walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
+            var graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
+            if liveTypes {
+                graph.liveTypes = scan.liveTypes
+            }
+            return graph
         }
     }
 
@@ -81,12 +87,14 @@ public enum LeakChecker {
     ///   - program: the program description to put in the report.
     ///   - executablePath: the main executable, used to put the user's own frames first (by default the
     ///     running executable).
+    ///   - liveTypes: also count every live object by type, into ``LeakReport/liveTypes`` (for
+    ///     `leakgraph diff`'s growth by type).
     public static func check(
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
-        executablePath: String? = nil
+        executablePath: String? = nil, liveTypes: Bool = false
     ) -> LeakReport {
         Recorder.ignoringCurrentThread {
-            let analysis = LeakAnalysis.analyze(captureLeakedGraph())
+            let analysis = LeakAnalysis.analyze(captureLeakedGraph(liveTypes: liveTypes))
             var diagnostics: [WalkDiagnostic] = []
             var symbolizer: Symbolizer?
             if !analysis.leaked.isEmpty {

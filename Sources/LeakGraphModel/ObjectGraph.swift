@@ -18,6 +18,10 @@ public struct ObjectGraph: Sendable, Equatable {
     /// How many live objects the walk found that are not among ``nodes`` (0 for a whole walk).
     public var liveObjectsLeftOut: Int
 
+    /// Every live object the walk found, by type (most bytes first), when the check was asked for it;
+    /// `nil` otherwise.
+    public var liveTypes: [TypeTally]?
+
     /// How many live objects the walk found: ``nodes`` and those left out.
     public var liveObjects: Int { nodes.count + liveObjectsLeftOut }
 

@@ -15,7 +15,7 @@ import LeakGraphReport
 @_cdecl("leakgraph_preload_check")
 public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStatus: Int32) {
     let path = String(cString: outputPath)
-    var report = LeakChecker.check()
+    var report = LeakChecker.check(liveTypes: lg_preload_live_types() != 0)
     // Read after the check: the strings and arrays made here are Swift objects the check would count.
     let request = PreloadRequest(
         outputPath: path, programPath: String(cString: lg_preload_program_path()),

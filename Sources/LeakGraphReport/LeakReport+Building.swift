@@ -122,6 +122,7 @@ extension LeakReport {
             program: program, summary: summary, leaks: leaks, references: references, cycles: cycles,
             diagnostics: graph.diagnostics + extraDiagnostics
         )
+        liveTypes = graph.liveTypes
     }
 
     /// `address` as `0x` followed by lowercase hexadecimal digits, as the report writes addresses.

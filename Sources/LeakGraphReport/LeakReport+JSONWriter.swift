@@ -39,6 +39,22 @@ extension LeakReport {
             json.write(leak, backtrace: stackTable.map { .stack($0.stackOfLeak[position]) } ?? .inline)
         }
         json.closeArray()
+        if let liveTypes {
+            json.key("liveTypes")
+            json.openArray()
+            for row in liveTypes {
+                json.element()
+                json.openObject()
+                json.key("bytes")
+                json.integer(row.bytes)
+                json.key("count")
+                json.integer(row.count)
+                json.key("type")
+                json.string(row.type)
+                json.closeObject()
+            }
+            json.closeArray()
+        }
         json.key("program")
         json.write(program)
         json.key("references")

@@ -19,6 +19,9 @@ public struct LeakReport: Sendable, Codable, Equatable {
     public var cycles: [Cycle]
     /// What the walk could not read exactly (additional field).
     public var diagnostics: [WalkDiagnostic]
+    /// Every live object by type, most bytes first, when the check was asked for it
+    /// (`leakgraph run --live-histogram`; additional field, absent otherwise).
+    public var liveTypes: [TypeTally]?
 
     /// The number of leaked objects that are not in or held by a known library leak: what a check fails on.
     public var leakedObjectsOutsideLibraries: Int {

@@ -28,6 +28,9 @@ extern "C" {
 /// synopsis, last (`LG_REPORT_SYNOPSIS_SUFFIX`): when it exists, the check is over and every file
 /// listed is complete.
 #define LG_ENV_RENDER "LEAKGRAPH_RENDER"
+/// `1`: the check at exit also counts every live object by type into the report's `liveTypes`
+/// (`leakgraph run --live-histogram`). Absent or anything else: it does not.
+#define LG_ENV_LIVE_TYPES "LEAKGRAPH_LIVE_TYPES"
 
 /// `LG_ENV_RENDER` word: write the text summary without its header to `<output>` +
 /// `LG_REPORT_TEXT_SUFFIX` (the CLI writes the header, which names the program, from what it saw).

@@ -18,6 +18,9 @@ const char *lg_preload_program_path(void);
 /// The `LG_RENDER_BIT_*` bits of what `leakgraph run` asked to render in `LEAKGRAPH_RENDER`.
 unsigned lg_preload_render(void);
 
+/// 1 when `leakgraph run` asked for the live-object histogram (`LEAKGRAPH_LIVE_TYPES=1`), else 0.
+int lg_preload_live_types(void);
+
 /// Implemented in Swift (LeakGraphPreload, `@_cdecl`): walks the heap, analyses it and writes the
 /// report to `output_path` (through `<output_path>.partial`), with the renderings asked for beside
 /// it, or one sentence to `<output_path>.error`. `exit_status` is the status the program passed to

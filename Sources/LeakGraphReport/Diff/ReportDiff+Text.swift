@@ -1,6 +1,7 @@
 extension ReportDiff {
-    /// The diff as text: a verdict line, then the root cycles that changed and the leaked types that
-    /// changed, one line each.
+    /// The diff as text: a verdict line, then the root cycles that changed, the leaked types that
+    /// changed and, when both reports count them, the live types that changed (the 25 that grew most),
+    /// one line each.
     ///
     /// ```
     /// 2 new leaks, 1 gone; 3 leaked types changed.
@@ -39,16 +40,29 @@ extension ReportDiff {
             lines.append("")
             lines.append("\(ReportNaming.count(unchanged, "kind")) of root cycle unchanged.")
         }
-        if !leakedTypes.isEmpty {
-            lines.append("")
-            lines.append("LEAKED OBJECTS BY TYPE")
-            for change in leakedTypes {
-                let counts = "\(ReportNaming.grouped(change.oldCount)) → \(ReportNaming.grouped(change.newCount))"
-                lines.append(
-                    "  \(Self.signed(change.newCount - change.oldCount)) (\(Self.signed(change.newBytes - change.oldBytes)) bytes)  \(change.type)  (\(counts))")
+        Self.appendTypes(leakedTypes, titled: "LEAKED OBJECTS BY TYPE", to: &lines)
+        if let liveTypes {
+            Self.appendTypes(Array(liveTypes.prefix(Self.liveTypeLimit)), titled: "LIVE OBJECTS BY TYPE", to: &lines)
+            if liveTypes.count > Self.liveTypeLimit {
+                lines.append("  … and \(ReportNaming.count(liveTypes.count - Self.liveTypeLimit, "more type"))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Live types shown in the text (the JSON has them all).
+    static let liveTypeLimit = 25
+
+    /// A section of type changes: `+3 (+120 bytes)  NeighBird.Member  (2 → 5)` per type.
+    static func appendTypes(_ changes: [TypeChange], titled title: String, to lines: inout [String]) {
+        guard !changes.isEmpty else { return }
+        lines.append("")
+        lines.append(title)
+        for change in changes {
+            let counts = "\(ReportNaming.grouped(change.oldCount)) → \(ReportNaming.grouped(change.newCount))"
+            lines.append(
+                "  \(signed(change.newCount - change.oldCount)) (\(signed(change.newBytes - change.oldBytes)) bytes)  \(change.type)  (\(counts))")
+        }
     }
 
     /// `+3`, `-2`, `0`, grouped by thousands.

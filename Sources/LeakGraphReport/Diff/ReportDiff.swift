@@ -1,3 +1,5 @@
+import LeakGraphModel
+
 /// What changed between two leak reports of the same program: root cycles by fingerprint (new, gone,
 /// grown, shrunk, unchanged) and leaked objects by type — what `leakgraph diff OLD.json NEW.json` shows.
 ///
@@ -41,6 +43,10 @@ public struct ReportDiff: Sendable, Codable, Equatable {
     public var cycles: [CycleChange]
     /// Leaked objects by type whose count or bytes changed, the most grown bytes first.
     public var leakedTypes: [TypeChange]
+    /// Live objects by type whose count or bytes changed, the most grown bytes first, when both
+    /// reports count them (`leakgraph run --live-histogram`); `nil` otherwise. Growth here is memory
+    /// still reachable — a cache that only grows, observers never removed.
+    public var liveTypes: [TypeChange]?
 
     /// Kinds of root cycles only in the new report (outside known library leaks): the regressions.
     public var newLeaks: [CycleChange] {
@@ -90,16 +96,32 @@ public struct ReportDiff: Sendable, Codable, Equatable {
             (order($0), -$0.newBytes, $0.key) < (order($1), -$1.newBytes, $1.key)
         }
 
+        leakedTypes = Self.changes(
+            old: old.leaks.map { TypeTally(type: $0.type, count: 1, bytes: $0.size) },
+            new: new.leaks.map { TypeTally(type: $0.type, count: 1, bytes: $0.size) })
+        if let oldLive = old.liveTypes, let newLive = new.liveTypes {
+            liveTypes = Self.changes(old: oldLive, new: newLive)
+        }
+    }
+
+    /// The types whose count or bytes differ between `old` and `new` (rows of one type are summed),
+    /// the most grown bytes first.
+    static func changes(old: [TypeTally], new: [TypeTally]) -> [TypeChange] {
         var types: [String: TypeChange] = [:]
-        for leak in old.leaks {
-            types[leak.type, default: TypeChange(type: leak.type, oldCount: 0, newCount: 0, oldBytes: 0, newBytes: 0)].oldCount += 1
-            types[leak.type]!.oldBytes += leak.size
+        for (rows, isNew) in [(old, false), (new, true)] {
+            for row in rows {
+                var change = types[row.type] ?? TypeChange(type: row.type, oldCount: 0, newCount: 0, oldBytes: 0, newBytes: 0)
+                if isNew {
+                    change.newCount += row.count
+                    change.newBytes += row.bytes
+                } else {
+                    change.oldCount += row.count
+                    change.oldBytes += row.bytes
+                }
+                types[row.type] = change
+            }
         }
-        for leak in new.leaks {
-            types[leak.type, default: TypeChange(type: leak.type, oldCount: 0, newCount: 0, oldBytes: 0, newBytes: 0)].newCount += 1
-            types[leak.type]!.newBytes += leak.size
-        }
-        leakedTypes = types.values
+        return types.values
             .filter { $0.oldCount != $0.newCount || $0.oldBytes != $0.newBytes }
             .sorted { ($1.newBytes - $1.oldBytes, $0.type) < ($0.newBytes - $0.oldBytes, $1.type) }
     }
