@@ -143,6 +143,7 @@ final class ObjectPlans {
             // Boxes of fixed-layout values (captured vars, indirect payloads, boxed existentials) have
             // this very shape; the walk tells them apart by how they are referenced.
             plan.boxedTypeName = name.resolve(context: nil, genericArguments: nil).map { values.typeName($0) }
+                ?? loweredLayout(of: name, context: nil, genericArguments: nil)?.typeName
                 ?? (name.referenceStorage == .weak ? "weak reference" : "value")
         }
         return plan
@@ -205,7 +206,16 @@ final class ObjectPlans {
                     continue
                 }
                 guard let type = name.resolve(context: context, genericArguments: genericArguments) else {
-                    return (slots, "\(label): capture type \(name.printable) could not be resolved")
+                    // A tuple with lowered function types (an `indirect` payload's box, a captured tuple of
+                    // closures): the runtime cannot build it, so it is laid out here, element by element.
+                    guard let lowered = loweredLayout(of: name, context: context, genericArguments: genericArguments)
+                    else {
+                        return (slots, "\(label): capture type \(name.printable) could not be resolved")
+                    }
+                    offset = align(offset, to: lowered.alignment)
+                    slots += lowered.slots.map { $0.shifted(by: offset, under: path) }
+                    offset += lowered.size
+                    continue
                 }
                 let witnesses = ValueWitnesses(of: type)
                 offset = align(offset, to: witnesses.alignment)
@@ -214,6 +224,46 @@ final class ObjectPlans {
             }
         }
         return (slots, nil)
+    }
+
+    /// The layout of a type the runtime cannot resolve because it contains lowered function types
+    /// (``LoweredTypeName``): tuples laid out element by element in order, each at its alignment, as
+    /// Swift lays out tuples; a thick function is a function pointer and a strong context (16 bytes), a
+    /// thin one a pointer; every other part is resolved by the runtime on its own. `nil` when any part
+    /// cannot be read exactly.
+    func loweredLayout(
+        of name: MangledName, context: UnsafeRawPointer?, genericArguments: UnsafeRawPointer?
+    ) -> (slots: [Slot], size: Int, alignment: Int, typeName: String)? {
+        guard let tree = LoweredTypeName.parse(name.bytes) else { return nil }
+        func layout(_ node: LoweredTypeName.Node) -> (slots: [Slot], size: Int, alignment: Int, typeName: String)? {
+            switch node.shape {
+            case .function(.thick):
+                return ([Slot(offset: 0, path: .empty, content: .thickFunction)], 16, 8, "closure")
+            case .function(.thin):
+                return ([], 8, 8, "function pointer")
+            case .tuple(let elements):
+                var slots: [Slot] = []
+                var offset = 0
+                var alignment = 1
+                var names: [String] = []
+                for (index, element) in elements.enumerated() {
+                    guard let part = layout(element.node) else { return nil }
+                    offset = align(offset, to: part.alignment)
+                    let label = element.label ?? String(index)
+                    slots += part.slots.map { $0.shifted(by: offset, under: [.tupleElement(label)]) }
+                    offset += part.size
+                    alignment = max(alignment, part.alignment)
+                    names.append(element.label.map { "\($0): \(part.typeName)" } ?? part.typeName)
+                }
+                return (slots, offset, alignment, "(" + names.joined(separator: ", ") + ")")
+            case .other:
+                guard let type = name.resolve(part: node.start..<node.end, context: context, genericArguments: genericArguments)
+                else { return nil }
+                let witnesses = ValueWitnesses(of: type)
+                return (values.slots(of: type), witnesses.size, witnesses.alignment, values.typeName(type))
+            }
+        }
+        return layout(tree)
     }
 
     // MARK: Boxes
