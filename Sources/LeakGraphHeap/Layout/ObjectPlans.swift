@@ -81,6 +81,17 @@ final class ObjectPlans {
                     } else {
                         unreadable.append("set element type unknown")
                     }
+                case "AnyKeyPath":
+                    // The component buffer is tail-allocated (32-bit elements) after the instance.
+                    tail = .keyPathBuffer(headerOffset: align(Int(metadata.uint32(at: 24)), to: 4))
+                case "ManagedBuffer":
+                    // The header is a stored property (read below); the elements are tail-allocated, and
+                    // how many are initialized only the program knows.
+                    if let element = genericArguments?.pointer(at: 8), !values.slots(of: element).isEmpty {
+                        unreadable.append(
+                            "tail-allocated elements of type \(values.typeName(element)) are not read (ManagedBuffer: "
+                                + "how many are initialized only the program knows)")
+                    }
                 default:
                     break
                 }
