@@ -31,6 +31,20 @@ extension LeakAnalysis {
         let nodeCount = graph.nodes.count
         let strongOut = StrongAdjacency(outEdgesOf: graph)
 
+        // Marks `mark` on everything reachable from the nodes in `queue` (already marked) over strong
+        // references to nodes `allowed` lets in. Each node is marked, and its edges read, once.
+        func markReachable(from queue: inout [Int], in mark: inout [Bool], allowed: (Int) -> Bool) {
+            var head = 0
+            while head < queue.count {
+                let node = queue[head]
+                head += 1
+                for target in strongOut.neighbors(of: node) where allowed(target) && !mark[target] {
+                    mark[target] = true
+                    queue.append(target)
+                }
+            }
+        }
+
         // Objects a cycle that is not excused reaches keep belonging to such a cycle.
         var reachedByOthers = [Bool](repeating: false, count: nodeCount)
         var queue: [Int] = []
@@ -40,15 +54,8 @@ extension LeakAnalysis {
                 queue.append(node)
             }
         }
-        var head = 0
-        while head < queue.count {
-            let node = queue[head]
-            head += 1
-            for target in strongOut.neighbors(of: node) where leakedMask[target] && !reachedByOthers[target] {
-                reachedByOthers[target] = true
-                queue.append(target)
-            }
-        }
+        let leakedMask = leakedMask
+        markReachable(from: &queue, in: &reachedByOthers) { leakedMask[$0] }
 
         // Components of the leaked subgraph (for held cycles), and the candidates: what only excused
         // cycles held.
@@ -95,15 +102,7 @@ extension LeakAnalysis {
                 downstream[target] = true
                 queue.append(target)
             }
-            head = 0
-            while head < queue.count {
-                let next = queue[head]
-                head += 1
-                for target in strongOut.neighbors(of: next) where isCandidate[target] && !downstream[target] {
-                    downstream[target] = true
-                    queue.append(target)
-                }
-            }
+            markReachable(from: &queue, in: &downstream) { isCandidate[$0] }
         }
 
         // The new root cycles, with the old ones, numbered by their smallest member.
