@@ -15,6 +15,7 @@ struct LoweredTypeNameTests {
             switch element.node.shape {
             case .function(.thick): shape = "thick"
             case .function(.thin): shape = "thin"
+            case .optionalFunction: shape = "optional"
             case .tuple: shape = "tuple"
             case .other: shape = "type"
             }
@@ -34,6 +35,12 @@ struct LoweredTypeNameTests {
         #expect(elements("4main1PP_p_Ieg_t") == ["_:4main1PP_p:type", "_:Ieg_:thick"])
         #expect(elements("So8NSObjectC_Ieg_t") == ["_:So8NSObjectC:type", "_:Ieg_:thick"])
         #expect(elements("Si_yyc5thunkt") == ["_:Si:type", "thunk:yyc:type"])
+    }
+
+    @Test("an optional closure in a tuple is an Optional of a lowered function")
+    func optionalFunction() {
+        #expect(elements("SS4name_Ieg_Sg3runt") == ["name:SS:type", "run:Ieg_Sg:optional"])
+        #expect(LoweredTypeName.parse(Array("Si_SS_Ieg_tSgt".utf8)) == nil)  // an Optional tuple: refused
     }
 
     @Test("thin and C function pointers have no context")

@@ -221,7 +221,7 @@ final class ObjectPlans {
                     // closures): the runtime cannot build it, so it is laid out here, element by element.
                     guard let lowered = loweredLayout(of: name, context: context, genericArguments: genericArguments)
                     else {
-                        return (slots, "\(label): capture type \(name.printable) could not be resolved")
+                        return (slots, "\(label): capture type \(readable(name)) could not be resolved")
                     }
                     offset = align(offset, to: lowered.alignment)
                     slots += lowered.slots.map { $0.shifted(by: offset, under: path) }
@@ -250,8 +250,17 @@ final class ObjectPlans {
             switch node.shape {
             case .function(.thick):
                 return ([Slot(offset: 0, path: .empty, content: .thickFunction)], 16, 8, "closure")
-            case .function(.thin):
+            case .function(.thin), .optionalFunction(.thin):
                 return ([], 8, 8, "function pointer")
+            case .optionalFunction(.thick):
+                // Laid out as `Optional<() -> ()>`: every thick function is a function pointer and a context,
+                // and `nil` is a null function pointer, whatever the signature.
+                let text = Array("yycSg".utf8)
+                guard let type = text.withUnsafeBytes({ bytes in
+                    MangledName.resolveText(bytes.baseAddress!, length: bytes.count)
+                }) else { return nil }
+                let witnesses = ValueWitnesses(of: type)
+                return (values.slots(of: type), witnesses.size, witnesses.alignment, "optional closure")
             case .tuple(let elements):
                 var slots: [Slot] = []
                 var offset = 0
@@ -275,6 +284,31 @@ final class ObjectPlans {
             }
         }
         return layout(tree)
+    }
+
+    /// A mangled name as a diagnostic shows it: each symbolic reference replaced by the name of the type
+    /// it refers to, in angle brackets, when it resolves on its own (`SS4name_Ieg_3run<Fixture.Step>4nextt`),
+    /// else `<ref>`; the same name always reads the same, so diagnostics group by it.
+    func readable(_ name: MangledName) -> String {
+        let bytes = name.bytes
+        var result = ""
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x01...0x17:
+                let resolved = index + 5 <= bytes.count
+                    ? name.resolve(part: index..<(index + 5), context: nil, genericArguments: nil) : nil
+                result += "<" + (resolved.map { values.typeName($0) } ?? "ref") + ">"
+                index += 5
+            case 0x18...0x1F:
+                result += "<ptr>"
+                index += 1 + MemoryLayout<UInt>.size
+            default:
+                result.unicodeScalars.append(Unicode.Scalar(bytes[index]))
+                index += 1
+            }
+        }
+        return result
     }
 
     // MARK: Boxes

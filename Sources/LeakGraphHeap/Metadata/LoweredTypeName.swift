@@ -24,6 +24,8 @@ struct LoweredTypeName {
     indirect enum Shape {
         /// A lowered function value: thick (function pointer and a strong context) or thin (a pointer).
         case function(MangledName.ImplFunctionRepresentation)
+        /// An `Optional` of a lowered function value (`nil` is a null function pointer).
+        case optionalFunction(MangledName.ImplFunctionRepresentation)
         /// A tuple and its elements, in order.
         case tuple([Element])
         /// Any other type: its bytes form a name the runtime can resolve on its own.
@@ -127,7 +129,13 @@ struct LoweredTypeName {
                     if kind == UInt8(ascii: "g") {
                         // `Optional` sugar of the type before it.
                         guard let wrapped = popNode() else { return nil }
-                        stack.append(.node(Node(start: wrapped.start, end: index, shape: .other)))
+                        let shape: Shape
+                        switch wrapped.shape {
+                        case .function(let representation): shape = .optionalFunction(representation)
+                        case .optionalFunction, .tuple: return nil  // `Optional` of a type it must lay out itself
+                        case .other: shape = .other
+                        }
+                        stack.append(.node(Node(start: wrapped.start, end: index, shape: shape)))
                     } else {
                         stack.append(.node(Node(start: start, end: index, shape: .other)))
                     }
@@ -278,5 +286,10 @@ extension MangledName {
             (start + range.lowerBound).assumingMemoryBound(to: CChar.self), range.count, context,
             genericArguments?.assumingMemoryBound(to: UnsafeRawPointer?.self))
         return result.map { UnsafeRawPointer($0) }
+    }
+
+    /// Resolves a plain mangled name (no symbolic references) of `length` bytes at `text`.
+    static func resolveText(_ text: UnsafeRawPointer, length: Int) -> UnsafeRawPointer? {
+        lg_type_by_mangled_name(text.assumingMemoryBound(to: CChar.self), length, nil, nil).map { UnsafeRawPointer($0) }
     }
 }
