@@ -32,10 +32,7 @@ struct LayoutFixtureTests {
 
     @Test("Mutex contents, ManagedBuffer elements and key path arguments are named as not read, never a false leak", arguments: Optimization.allCases)
     func unreadWrappers(_ optimization: Optimization) async throws {
-        let program = try await FixtureBuilds.shared.executable("UnreadWrappers", optimization).path
-        async let leakRun = LeakgraphRun.run(program, ["leak"])
-        let fixed = try await LeakgraphRun.run(program, ["fixed"])
-        let leaking = try await leakRun
+        let (program, leaking, fixed) = try await runLeakAndFixed("UnreadWrappers", optimization)
         // The cycles are real but run through memory no metadata describes: no report, and each is named.
         expectNoLeaks(leaking, program: program, mode: "leak")
         #expect(

@@ -73,10 +73,7 @@ struct RealCodeFixtureTests {
 
     @Test("a cycle a test case stores is a root cycle of its own, held by XCTest's known leak, and fails the run", arguments: Optimization.allCases)
     func cycleHeldByXCTest(_ optimization: Optimization) async throws {
-        let program = try await FixtureBuilds.shared.executable("XCTestHeldCycle", optimization).path
-        async let leakRun = LeakgraphRun.run(program, ["leak"])
-        let fixed = try await LeakgraphRun.run(program, ["fixed"])
-        let leaking = try await leakRun
+        let (_, leaking, fixed) = try await runLeakAndFixed("XCTestHeldCycle", optimization)
 
         #expect(!leaking.result.signaled && leaking.result.status == 1, "\(leaking.result.summary)")
         let report = try #require(leaking.report)
