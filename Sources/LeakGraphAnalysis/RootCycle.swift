@@ -16,13 +16,22 @@ public struct RootCycle: Sendable, Hashable {
     /// one member or a strong self-reference (node indices ascending), ordered by their smallest member.
     /// Such a cycle is leaked because this root cycle holds it, not on its own.
     public var heldCycles: [[Int]]
+    /// Whether the cycle was excused (``LeakAnalysis/excusing(rootCycles:libraryReference:)``: a known leak of a library): the
+    /// cycles among the objects it held were made root cycles of their own, so it excuses only itself and
+    /// what no other cycle holds.
+    public var isExcused: Bool
+    /// For a cycle found among the objects an excused cycle held: the id of that excused cycle, the only
+    /// leaked objects with strong references into it (its members and what it holds); `nil` otherwise.
+    public var heldBy: Int?
 
     /// Creates a root cycle.
-    public init(id: Int, members: [Int], holds: [Int], heldCycles: [[Int]] = []) {
+    public init(id: Int, members: [Int], holds: [Int], heldCycles: [[Int]] = [], isExcused: Bool = false, heldBy: Int? = nil) {
         self.id = id
         self.members = members
         self.holds = holds
         self.heldCycles = heldCycles
+        self.isExcused = isExcused
+        self.heldBy = heldBy
     }
 
     /// The number of leaked objects the cycle accounts for (members and held objects).

@@ -11,6 +11,9 @@ extension LeakReport {
     ///   ``LeakGraphAnalysis/LeakAnalysis/fingerprints()`` and its `suspect` is
     ///   ``LeakGraphAnalysis/LeakAnalysis/suspectReferences()`` with node indices turned into leak ids and
     ///   the reference index into one of `references`; `heldCycles` are the analysis' held cycles as leak ids.
+    /// - Root cycles that are known library leaks (``KnownLibraryLeaks``) excuse only themselves: the
+    ///   analysis is regrouped with ``LeakGraphAnalysis/LeakAnalysis/excusing(rootCycles:libraryReference:)``, so each cycle
+    ///   among the objects they hold is a root cycle of its own, with `heldByKnownLibraryLeak` set.
     /// - `address` is `0x` and lowercase hexadecimal; `kind` is the ``ObjectKind`` raw value.
     /// - `references` are all references, of every ownership, whose two endpoints are leaked, ordered by
     ///   source id and then as the walk found them.
@@ -27,6 +30,7 @@ extension LeakReport {
         backtrace: (_ stackID: Int) -> [Frame] = { _ in [] }
     ) {
         let graph = analysis.graph
+        let analysis = Self.excusingKnownLibraryLeaks(analysis)
         let nodeCount = graph.nodes.count
 
         // Leak ids, cycle by cycle: members then holds.
@@ -100,6 +104,7 @@ extension LeakReport {
 
         let fingerprints = analysis.fingerprints()
         let cycles = analysis.rootCycles.map { cycle in
+            let knownLeak = KnownLibraryLeaks.match(memberTypes: cycle.members.map { graph.nodes[$0].typeName })
             let named = cuts[cycle.id].map {
                 Suspect(
                     reference: reportIndexOf[$0.reference], from: leakID[$0.from], to: leakID[$0.to], label: $0.path.text,
@@ -111,7 +116,8 @@ extension LeakReport {
                 id: cycle.id, members: cycle.members.map { leakID[$0] }, holds: cycle.holds.map { leakID[$0] },
                 heldCycles: cycle.heldCycles.map { $0.map { leakID[$0] } },
                 fingerprint: fingerprints[cycle.id], suspect: suspect, otherCuts: otherCuts,
-                knownLibraryLeak: KnownLibraryLeaks.match(memberTypes: cycle.members.map { graph.nodes[$0].typeName })
+                knownLibraryLeak: knownLeak,
+                heldByKnownLibraryLeak: knownLeak == nil ? cycle.heldBy : nil
             )
         }
         let summary = Summary(
@@ -123,6 +129,23 @@ extension LeakReport {
             diagnostics: graph.diagnostics + extraDiagnostics
         )
         liveTypes = graph.liveTypes
+    }
+
+    /// `analysis` with every known library leak that holds objects excused
+    /// (``LeakGraphAnalysis/LeakAnalysis/excusing(rootCycles:libraryReference:)``), the libraries' own
+    /// references (``KnownLibraryLeaks/Pattern/ownReferences``) left out of the cycles of what they hold.
+    ///
+    /// - Complexity: O(*n* + *e*).
+    static func excusingKnownLibraryLeaks(_ analysis: LeakAnalysis) -> LeakAnalysis {
+        let nodes = analysis.graph.nodes
+        let known = analysis.rootCycles.filter { cycle in
+            !cycle.holds.isEmpty && KnownLibraryLeaks.match(memberTypes: cycle.members.map { nodes[$0].typeName }) != nil
+        }
+        guard !known.isEmpty else { return analysis }
+        return analysis.excusing(rootCycles: Set(known.map(\.id))) { reference in
+            KnownLibraryLeaks.isOwnReference(
+                path: reference.path.text, sourceType: nodes[reference.from].typeName, targetType: nodes[reference.to].typeName)
+        }
     }
 
     /// `address` as `0x` followed by lowercase hexadecimal digits, as the report writes addresses.

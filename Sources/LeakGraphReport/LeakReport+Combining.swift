@@ -53,6 +53,7 @@ extension LeakReport {
             }
             for var cycle in part.cycles {
                 cycle.id += cycleOffset
+                cycle.heldByKnownLibraryLeak = cycle.heldByKnownLibraryLeak.map { $0 + cycleOffset }
                 cycle.members = cycle.members.map(leakID)
                 cycle.holds = cycle.holds.map(leakID)
                 cycle.heldCycles = cycle.heldCycles?.map { $0.map(leakID) }

@@ -208,6 +208,10 @@ extension JSONText {
             key("fingerprint")
             string(fingerprint)
         }
+        if let holder = cycle.heldByKnownLibraryLeak {
+            key("heldByKnownLibraryLeak")
+            integer(holder)
+        }
         if let heldCycles = cycle.heldCycles {
             key("heldCycles")
             openArray()

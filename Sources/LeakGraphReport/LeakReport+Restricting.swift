@@ -66,6 +66,7 @@ extension LeakReport {
         for cycle in cycles where newCycleID[cycle.id] != nil {
             var copy = cycle
             copy.id = keptCycles.count
+            copy.heldByKnownLibraryLeak = cycle.heldByKnownLibraryLeak.flatMap { cycles.indices.contains($0) ? newCycleID[$0] : nil }
             copy.members = cycle.members.compactMap { newLeakID[$0] }
             copy.holds = cycle.holds.compactMap { newLeakID[$0] }
             copy.heldCycles = cycle.heldCycles?.map { $0.compactMap { newLeakID[$0] } }

@@ -205,6 +205,10 @@ public struct LeakReport: Sendable, Codable, Equatable {
         /// When the cycle is a known leak of a library rather than of the checked code (see
         /// ``KnownLibraryLeaks``): which, and why (additional field).
         public var knownLibraryLeak: String?
+        /// For a cycle found among the objects a known library leak holds (a cycle a test case stores, held
+        /// by XCTest's root suite): the id of that known leak's cycle. The cycle is the checked code's own
+        /// leak — it leaks the moment its holder is released — and counts as such (additional field).
+        public var heldByKnownLibraryLeak: Int?
         /// In a report that combines several runs (`leakgraph test`: one per test library), the run the
         /// cycle was found in, e.g. `XCTest` or `Swift Testing`; `nil` in a single run's report
         /// (additional field).
@@ -213,8 +217,10 @@ public struct LeakReport: Sendable, Codable, Equatable {
         /// Creates a cycle.
         public init(
             id: Int, members: [Int], holds: [Int], heldCycles: [[Int]]? = nil, fingerprint: String? = nil,
-            suspect: Suspect? = nil, otherCuts: [Suspect]? = nil, knownLibraryLeak: String? = nil, run: String? = nil
+            suspect: Suspect? = nil, otherCuts: [Suspect]? = nil, knownLibraryLeak: String? = nil,
+            heldByKnownLibraryLeak: Int? = nil, run: String? = nil
         ) {
+            self.heldByKnownLibraryLeak = heldByKnownLibraryLeak
             self.id = id
             self.members = members
             self.holds = holds

@@ -62,4 +62,43 @@ struct RealCodeFixtureTests {
         #expect(members == ["XCTest.XCTestSuite", "XCTest.XCTestSuiteRun"])
         #expect(report.leaks.contains { $0.type.hasSuffix("XCTestCase") || $0.type.contains("Tests") })
     }
+
+    /// XCTest's known leak in XCTestHeldCycle: the root suite and its run, holding the bundle suite, the
+    /// case suite, two `ServiceTests` and their runs, and what XCTest keeps for them.
+    static let xctestHolds: [String: Int] = [
+        "Fixture.ServiceTests": 2, "(arrayStorage)": 6, "XCTest.XCTestSuiteRun": 2, "XCTest.XCTestCaseRun": 2,
+        "(other)": 3, "(closureContext)": 2, "XCTest.XCTestCase.TeardownBlocksState": 2,
+        "XCTest.XCTestCaseSuite": 1, "XCTest.XCTestSuite": 1,
+    ]
+
+    @Test("a cycle a test case stores is a root cycle of its own, held by XCTest's known leak, and fails the run", arguments: Optimization.allCases)
+    func cycleHeldByXCTest(_ optimization: Optimization) async throws {
+        let (_, leaking, fixed) = try await runLeakAndFixed("XCTestHeldCycle", optimization)
+
+        #expect(!leaking.result.signaled && leaking.result.status == 1, "\(leaking.result.summary)")
+        let report = try #require(leaking.report)
+        expectConsistent(report)
+        let library = CycleShape(counting: ["XCTest.XCTestSuite": 1, "XCTest.XCTestSuiteRun": 1], holds: Self.xctestHolds)
+        let container = CycleShape(members: ["Fixture.Container", "Fixture.Part", "Fixture.Part", "(arrayStorage)"])
+        let node = CycleShape(members: ["Fixture.Node"])
+        #expect(cycleShapes(of: report) == [library: 1, container: 1, node: 1])
+        #expect(report.summary.rootCycles == 3 && report.summary.leakedObjects == 28)
+        #expect(report.leakedObjectsOutsideLibraries == 5)
+        let known = try #require(report.cycles.first { $0.knownLibraryLeak != nil })
+        let held = report.cycles.filter { $0.knownLibraryLeak == nil }
+        #expect(held.count == 2 && held.allSatisfy { $0.heldByKnownLibraryLeak == known.id && $0.fingerprint != nil })
+        #expect(Set(held.compactMap { $0.suspect?.label }) == ["owner", "me"])
+        #expect(leaking.text?.contains("Held by a known library leak (root cycle #1)") == true)
+
+        // Fixed: only XCTest's own leak, which holds the container, its parts and the node; exit 0.
+        #expect(!fixed.result.signaled && fixed.result.status == 0, "\(fixed.result.summary)")
+        let fixedReport = try #require(fixed.report)
+        expectConsistent(fixedReport)
+        var fixedHolds = Self.xctestHolds
+        fixedHolds["(arrayStorage)", default: 0] += 1
+        fixedHolds.merge(["Fixture.Container": 1, "Fixture.Part": 2, "Fixture.Node": 1], uniquingKeysWith: +)
+        let fixedLibrary = CycleShape(counting: ["XCTest.XCTestSuite": 1, "XCTest.XCTestSuiteRun": 1], holds: fixedHolds)
+        #expect(cycleShapes(of: fixedReport) == [fixedLibrary: 1])
+        #expect(fixedReport.leakedObjectsOutsideLibraries == 0)
+    }
 }

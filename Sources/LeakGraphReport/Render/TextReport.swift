@@ -208,6 +208,10 @@ struct TextRenderer {
         if let library = cycle.knownLibraryLeak {
             lines.append("   Not your code — \(library)")
         }
+        if let holder = cycle.heldByKnownLibraryLeak {
+            let number = report.cycles.firstIndex { $0.id == holder }.map { " (root cycle #\($0 + 1))" } ?? ""
+            lines.append("   Held by a known library leak\(number): your code's cycle, leaked once its holder is released")
+        }
         renderTrace(cycle, members: members)
         renderTree(members, suspect: suspectEdge(of: cycle))
         if !held.isEmpty {
