@@ -26,7 +26,7 @@ let package = Package(
         .target(
             name: "CLeakGraphHook",
             dependencies: ["CLeakGraphContract"],
-            cSettings: [.define("_GNU_SOURCE"), .unsafeFlags(["-fno-omit-frame-pointer"])],
+            cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [
                 .linkedLibrary("elf"), .linkedLibrary("dl", .when(platforms: [.linux])),
                 .linkedLibrary("pthread", .when(platforms: [.linux])),
