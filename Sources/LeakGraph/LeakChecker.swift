@@ -55,7 +55,17 @@ public enum LeakChecker {
     /// before anything can free it. Other threads that allocate wait meanwhile, as for
     /// ``captureGraph()``.
     public static func captureLeakedGraph() -> ObjectGraph {
-        Recorder.withFrozenObjects { objects in
+        var pause = Duration.zero
+        return captureLeakedGraph(pause: &pause)
+    }
+
+    /// ``captureLeakedGraph()``, and how long the heap was frozen (`pause`): from before the hook's
+    /// locks are taken until after they are released.
+    static func captureLeakedGraph(pause: inout Duration) -> ObjectGraph {
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { pause = clock.now - start }
+        return Recorder.withFrozenObjects { objects in
             // Every address comes from the frozen table, so its record exists; an empty record (no
             // metadata) would only make the walk skip the object.
             let record = { (position: Int) in
@@ -85,8 +95,18 @@ public enum LeakChecker {
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
         executablePath: String? = nil
     ) -> LeakReport {
-        Recorder.ignoringCurrentThread {
-            let analysis = LeakAnalysis.analyze(captureLeakedGraph())
+        measuredCheck(program: program, executablePath: executablePath).report
+    }
+
+    /// Runs a whole leak check (as ``check(program:executablePath:)``) and measures how long it froze
+    /// the heap: the pause it imposed on other threads that allocate or free a tracked object.
+    public static func measuredCheck(
+        program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
+        executablePath: String? = nil
+    ) -> MeasuredLeakCheck {
+        var pause = Duration.zero
+        let report = Recorder.ignoringCurrentThread {
+            let analysis = LeakAnalysis.analyze(captureLeakedGraph(pause: &pause))
             var diagnostics: [WalkDiagnostic] = []
             var symbolizer: Symbolizer?
             if !analysis.leaked.isEmpty {
@@ -107,5 +127,6 @@ public enum LeakChecker {
                 return frames.map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }
             }
         }
+        return MeasuredLeakCheck(report: report, pause: pause)
     }
 }
