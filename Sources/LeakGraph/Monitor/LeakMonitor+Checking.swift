@@ -16,6 +16,7 @@ extension LeakMonitor {
         let first = LeakChecker.measuredCheck(program: program)
         var pauses = [first.pause]
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
+        let candidates = leaks.cycles.count
         if !leaks.cycles.isEmpty {
             Thread.sleep(forTimeInterval: configuration.confirmationDelay.seconds)
             let second = LeakChecker.measuredCheck(program: program)
@@ -36,7 +37,8 @@ extension LeakMonitor {
             return (newLeaks, newKeys)
         }
         let check = LeakMonitorCheck(
-            number: 0, date: date, leaks: leaks, newLeaks: newLeaks, newFingerprints: newKeys, pauses: pauses,
+            number: 0, date: date, leaks: leaks, newLeaks: newLeaks, newFingerprints: newKeys,
+            unconfirmedCycles: candidates - leaks.cycles.count, pauses: pauses,
             duration: clock.now - start, liveObjects: first.report.summary.liveObjects + first.report.summary.leakedObjects)
         return record(check)
     }
@@ -66,6 +68,7 @@ extension LeakMonitor {
             } else {
                 state.checksRun += 1
             }
+            state.unconfirmedCycles += check.unconfirmedCycles
             state.longestPause = max(state.longestPause, check.pause)
             state.lastCheck = check
             return check

@@ -36,6 +36,7 @@ public final class LeakMonitor: Sendable {
     struct State {
         var checksRun = 0
         var checksSkipped = 0
+        var unconfirmedCycles = 0
         var firstSeen: [String: Date] = [:]
         var lastCheck: LeakMonitorCheck?
         var longestPause = Duration.zero
@@ -132,6 +133,7 @@ public final class LeakMonitor: Sendable {
         state.withLock { state in
             LeakMonitorStatistics(
                 checksRun: state.checksRun, checksSkipped: state.checksSkipped, rootCyclesReported: state.firstSeen.count,
+                unconfirmedCycles: state.unconfirmedCycles,
                 longestPause: state.longestPause, lastCheck: state.lastCheck)
         }
     }
@@ -158,6 +160,8 @@ public struct LeakMonitorStatistics: Sendable {
     public var checksSkipped: Int
     /// Root cycles reported (each once).
     public var rootCyclesReported: Int
+    /// Candidate root cycles the confirmation checks did not confirm (never reported).
+    public var unconfirmedCycles: Int
     /// The longest freeze of any check.
     public var longestPause: Duration
     /// The latest check.

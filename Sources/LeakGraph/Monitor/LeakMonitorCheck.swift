@@ -19,6 +19,9 @@ public struct LeakMonitorCheck: Sendable {
     public var newLeaks: LeakReport
     /// The fingerprints (see ``LeakMonitor/key(of:)``) of the root cycles first seen by this check.
     public var newFingerprints: [String]
+    /// Root cycles the first walk found that the confirmation check did not confirm (objects caught
+    /// while another thread was changing them, or released meanwhile): never reported.
+    public var unconfirmedCycles: Int
     /// How long each heap walk of the check froze the heap (one, or two when a confirmation ran).
     public var pauses: [Duration]
     /// The whole check: walks, analysis, confirmation delay and check, symbolization, reports.
@@ -35,7 +38,7 @@ public struct LeakMonitorCheck: Sendable {
     /// Creates a check result.
     public init(
         number: Int, date: Date, skipReason: String? = nil, leaks: LeakReport, newLeaks: LeakReport,
-        newFingerprints: [String], pauses: [Duration], duration: Duration, liveObjects: Int
+        newFingerprints: [String], unconfirmedCycles: Int = 0, pauses: [Duration], duration: Duration, liveObjects: Int
     ) {
         self.number = number
         self.date = date
@@ -43,6 +46,7 @@ public struct LeakMonitorCheck: Sendable {
         self.leaks = leaks
         self.newLeaks = newLeaks
         self.newFingerprints = newFingerprints
+        self.unconfirmedCycles = unconfirmedCycles
         self.pauses = pauses
         self.duration = duration
         self.liveObjects = liveObjects
