@@ -80,7 +80,9 @@ public final class LeakMonitor: Sendable {
         }
     }
 
-    /// Stops the periodic checks: a check under way finishes first. Returns when the thread has ended.
+    /// Stops the periodic checks: a check under way finishes first. Returns when the thread has ended
+    /// (called from an observer or the callback on the monitor's thread, it returns at once and the
+    /// thread ends after the check).
     public func stop() {
         let thread = state.withLock { state in
             defer { state.thread = nil }
