@@ -3,10 +3,11 @@
 // sessions are made and dropped all the time); every 40th request is /export, whose handler leaks:
 // the export job's completion handler captures the job itself.
 //
-//     SessionServer [--seconds S] [--signal-self] [--terminate]
+//     SessionServer [--seconds S] [--signal-self [--signal-at N]] [--terminate]
 //
 // Serves requests for S seconds (default 2; one every millisecond), then exits normally.
-// --signal-self: after 500 requests, sends itself SIGUSR2 (leakgraph run's check signal).
+// --signal-self: after 500 requests (--signal-at N: N), sends itself SIGUSR2 (leakgraph run's
+// check signal).
 // --terminate: ends by sending itself SIGTERM instead of returning from main.
 
 import Foundation
@@ -80,6 +81,7 @@ func handle(_ request: Request, cache: SessionCache) -> String {
 let arguments = CommandLine.arguments
 let seconds = arguments.firstIndex(of: "--seconds").flatMap { Double(arguments[$0 + 1]) } ?? 2
 let signalSelf = arguments.contains("--signal-self")
+let signalAt = arguments.firstIndex(of: "--signal-at").flatMap { Int(arguments[$0 + 1]) } ?? 500
 let terminate = arguments.contains("--terminate")
 
 let cache = SessionCache()
@@ -90,7 +92,7 @@ var signalled = false
 while Date() < end {
     let route = served % 40 == 39 ? "/export" : routes[served % routes.count]
     let response = handle(Request(route: route, user: "user\(served % 50)"), cache: cache)
-    if served == 500, signalSelf, !signalled {
+    if served == signalAt, signalSelf, !signalled {
         signalled = true
         kill(getpid(), SIGUSR2)
     }
