@@ -52,13 +52,13 @@ public struct LeakCheckScope: Sendable {
     ///
     /// The check keeps the root cycles that hold an object of this scope and that the options do
     /// not ignore; when any is left, it checks again and keeps only the cycles whose objects are all
-    /// still leaked with the same retain counts (a leaked object cannot change; one caught while
-    /// another thread was updating it can). Known leaks of libraries stay in the report, marked
+    /// still leaked with the same retain counts and references (``LeakReport/confirmed(by:)``).
+    /// Known leaks of libraries stay in the report, marked
     /// (``LeakReport/Cycle/knownLibraryLeak``).
     public func finish() -> LeakReport {
         defer { scope.end() }
         if options.settle > .zero {
-            Thread.sleep(forTimeInterval: options.settle.timeInterval)
+            Thread.sleep(forTimeInterval: options.settle.seconds)
         }
         return confirmedReport()
     }
@@ -106,20 +106,12 @@ public struct LeakCheckScope: Sendable {
         return (value, await finish())
     }
 
-    /// The scope's report, confirmed by a second check when it is not empty.
+    /// The scope's report, confirmed by a second check when it is not empty
+    /// (``LeakReport/confirmed(by:)``).
     private func confirmedReport() -> LeakReport {
         let first = scopedReport()
         guard !first.cycles.isEmpty else { return first }
-        let second = scopedReport()
-        var stillLeaked: [String: Int] = [:]
-        for leak in second.leaks {
-            stillLeaked[leak.address] = leak.retainCount
-        }
-        return first.keepingCycles { cycle in
-            (cycle.members + cycle.holds).allSatisfy { id in
-                first.leaks.indices.contains(id) && stillLeaked[first.leaks[id].address] == first.leaks[id].retainCount
-            }
-        }
+        return first.confirmed(by: scopedReport())
     }
 
     /// A whole check, restricted to the root cycles holding an object of this scope, less the ignored.
@@ -155,13 +147,5 @@ extension LeakChecker {
         _ body: () async throws -> R
     ) async throws -> (value: R, report: LeakReport) {
         try await LeakCheckScope.open(options).check(isolation: isolation, body)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    fileprivate var timeInterval: TimeInterval {
-        let (whole, attoseconds) = components
-        return TimeInterval(whole) + TimeInterval(attoseconds) / 1e18
     }
 }

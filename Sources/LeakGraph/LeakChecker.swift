@@ -57,7 +57,17 @@ public enum LeakChecker {
     ///
     /// - Parameter liveTypes: also count every live object by type (``ObjectGraph/liveTypes``).
     public static func captureLeakedGraph(liveTypes: Bool = false) -> ObjectGraph {
-        Recorder.withFrozenObjects { objects in
+        var pause = Duration.zero
+        return captureLeakedGraph(liveTypes: liveTypes, pause: &pause)
+    }
+
+    /// ``captureLeakedGraph(liveTypes:)``, and how long the heap was frozen (`pause`): from before the
+    /// hook's locks are taken until after they are released.
+    static func captureLeakedGraph(liveTypes: Bool = false, pause: inout Duration) -> ObjectGraph {
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { pause = clock.now - start }
+        return Recorder.withFrozenObjects { objects in
             // Every address comes from the frozen table, so its record exists; an empty record (no
             // metadata) would only make the walk skip the object.
             let record = { (position: Int) in
@@ -93,8 +103,18 @@ public enum LeakChecker {
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
         executablePath: String? = nil, liveTypes: Bool = false
     ) -> LeakReport {
-        Recorder.ignoringCurrentThread {
-            let analysis = LeakAnalysis.analyze(captureLeakedGraph(liveTypes: liveTypes))
+        measuredCheck(program: program, executablePath: executablePath, liveTypes: liveTypes).report
+    }
+
+    /// Runs a whole leak check (as ``check(program:executablePath:liveTypes:)``) and measures how long it
+    /// froze the heap: the pause it imposed on other threads that allocate or free a tracked object.
+    public static func measuredCheck(
+        program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
+        executablePath: String? = nil, liveTypes: Bool = false
+    ) -> MeasuredLeakCheck {
+        var pause = Duration.zero
+        let report = Recorder.ignoringCurrentThread {
+            let analysis = LeakAnalysis.analyze(captureLeakedGraph(liveTypes: liveTypes, pause: &pause))
             var diagnostics: [WalkDiagnostic] = []
             var symbolizer: Symbolizer?
             if !analysis.leaked.isEmpty {
@@ -115,5 +135,6 @@ public enum LeakChecker {
                 return frames.map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }
             }
         }
+        return MeasuredLeakCheck(report: report, pause: pause)
     }
 }

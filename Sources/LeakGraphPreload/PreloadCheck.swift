@@ -14,6 +14,7 @@ import LeakGraphReport
 /// failure is written as one sentence to `<output>` + `LG_REPORT_ERROR_SUFFIX`.
 @_cdecl("leakgraph_preload_check")
 public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStatus: Int32) {
+    PreloadMonitor.stop()
     let path = String(cString: outputPath)
     var report = LeakChecker.check(liveTypes: lg_preload_live_types() != 0)
     // Read after the check: the strings and arrays made here are Swift objects the check would count.

@@ -12,12 +12,18 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] -- <executable> [<argument> ...]
+                [--frames <n>] [--live-histogram] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
+                -- <executable> [<argument> ...]
                 """,
             discussion: """
                 The program runs with libLeakGraphPreload.so preloaded; when it exits normally (main \
                 returns or it calls exit()) every object it can no longer reach is reported, grouped by \
                 root cycle. The text summary goes to standard error unless --text names a file.
+
+                --every checks while the program runs too: each leak confirmed by a second walk is \
+                reported once, on standard error and, with --report-dir, as a JSON report in that \
+                folder; the check signal (SIGUSR2 unless --check-signal says otherwise) asks for a \
+                check now. SIGINT and SIGTERM end the program as they would without LeakGraph.
 
                 --dot, --svg and --html draw the leaked objects as memory graphs (laid out in-process \
                 with libgvc). With one root cycle PATH gets its graph; with several, PATH gets an \
@@ -52,6 +58,9 @@ extension Leakgraph {
             name: .customLong("live-histogram"),
             help: "Also count every live object at exit by type, in the JSON report (for `leakgraph diff`).")
         var liveHistogram = false
+
+        /// Checks while the program runs (`--every`, `--report-dir`, `--check-signal`).
+        @OptionGroup var monitor: MonitorOptions
 
         /// The program and its arguments, passed to it exactly.
         @Argument(
@@ -91,7 +100,8 @@ extension Leakgraph {
             defer { workspace.remove() }
             let check = try Run.check(
                 executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                environment: environment, rendering: ChildRendering(for: outputs), liveTypes: liveHistogram, in: workspace)
+                environment: environment.merging(try monitor.environment()) { _, monitor in monitor },
+                rendering: ChildRendering(for: outputs), liveTypes: liveHistogram, in: workspace)
             try Run.publish(check, to: outputs)
             throw ExitCode(Run.exitStatus(for: check.synopsis))
         }
