@@ -90,15 +90,16 @@ struct RealCodeFixtureTests {
         #expect(Set(held.compactMap { $0.suspect?.label }) == ["owner", "me"])
         #expect(leaking.text?.contains("Held by a known library leak (root cycle #1)") == true)
 
-        // Fixed: only XCTest's own leak, which holds the container, its parts and the node; exit 0.
+        // Fixed: only XCTest's own leak, exit 0. What it holds is not pinned here: in one CI run the
+        // second test case (and the Node it stores) was still held at exit from outside, so it was not
+        // among the leaked objects — exact either way, but not the same set from run to run.
         #expect(!fixed.result.signaled && fixed.result.status == 0, "\(fixed.result.summary)")
         let fixedReport = try #require(fixed.report)
         expectConsistent(fixedReport)
-        var fixedHolds = Self.xctestHolds
-        fixedHolds["(arrayStorage)", default: 0] += 1
-        fixedHolds.merge(["Fixture.Container": 1, "Fixture.Part": 2, "Fixture.Node": 1], uniquingKeysWith: +)
-        let fixedLibrary = CycleShape(counting: ["XCTest.XCTestSuite": 1, "XCTest.XCTestSuiteRun": 1], holds: fixedHolds)
-        #expect(cycleShapes(of: fixedReport) == [fixedLibrary: 1])
+        #expect(fixedReport.cycles.count == 1)
+        #expect(fixedReport.cycles.allSatisfy { $0.knownLibraryLeak != nil && $0.heldByKnownLibraryLeak == nil })
         #expect(fixedReport.leakedObjectsOutsideLibraries == 0)
+        let fixedTypes = Set(fixedReport.leaks.map(\.type))
+        #expect(fixedTypes.isSuperset(of: ["XCTest.XCTestSuite", "XCTest.XCTestSuiteRun"]))
     }
 }
