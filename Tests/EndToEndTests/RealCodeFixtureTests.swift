@@ -63,14 +63,6 @@ struct RealCodeFixtureTests {
         #expect(report.leaks.contains { $0.type.hasSuffix("XCTestCase") || $0.type.contains("Tests") })
     }
 
-    /// XCTest's known leak in XCTestHeldCycle: the root suite and its run, holding the bundle suite, the
-    /// case suite, two `ServiceTests` and their runs, and what XCTest keeps for them.
-    static let xctestHolds: [String: Int] = [
-        "Fixture.ServiceTests": 2, "(arrayStorage)": 6, "XCTest.XCTestSuiteRun": 2, "XCTest.XCTestCaseRun": 2,
-        "(other)": 3, "(closureContext)": 2, "XCTest.XCTestCase.TeardownBlocksState": 2,
-        "XCTest.XCTestCaseSuite": 1, "XCTest.XCTestSuite": 1,
-    ]
-
     @Test("a cycle a test case stores is a root cycle of its own, held by XCTest's known leak, and fails the run", arguments: Optimization.allCases)
     func cycleHeldByXCTest(_ optimization: Optimization) async throws {
         let (_, leaking, fixed) = try await runLeakAndFixed("XCTestHeldCycle", optimization)
@@ -78,11 +70,15 @@ struct RealCodeFixtureTests {
         #expect(!leaking.result.signaled && leaking.result.status == 1, "\(leaking.result.summary)")
         let report = try #require(leaking.report)
         expectConsistent(report)
-        let library = CycleShape(counting: ["XCTest.XCTestSuite": 1, "XCTest.XCTestSuiteRun": 1], holds: Self.xctestHolds)
+        // What XCTest's own cycle holds varies by a test case (the last one may still be referenced when
+        // XCTMain exits; the fixture's last test stores nothing), so only its members are pinned.
         let container = CycleShape(members: ["Fixture.Container", "Fixture.Part", "Fixture.Part", "(arrayStorage)"])
         let node = CycleShape(members: ["Fixture.Node"])
-        #expect(cycleShapes(of: report) == [library: 1, container: 1, node: 1])
-        #expect(report.summary.rootCycles == 3 && report.summary.leakedObjects == 28)
+        let shapes = cycleShapes(of: report)
+        #expect(shapes[container] == 1 && shapes[node] == 1, "\(shapes)")
+        #expect(report.summary.rootCycles == 3)
+        let libraryMembers = report.cycles.filter { $0.knownLibraryLeak != nil }.flatMap { $0.members.map { report.leaks[$0].type } }
+        #expect(libraryMembers.sorted() == ["XCTest.XCTestSuite", "XCTest.XCTestSuiteRun"])
         #expect(report.leakedObjectsOutsideLibraries == 5)
         let known = try #require(report.cycles.first { $0.knownLibraryLeak != nil })
         let held = report.cycles.filter { $0.knownLibraryLeak == nil }
