@@ -176,7 +176,7 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
         stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth, hash);
     }
 
-    uint32_t scope = 0;
+    uint64_t scope = 0;
     if (LG_UNLIKELY(atomic_load_explicit(&lg_state.scopes_open, memory_order_relaxed) != 0)) {
         scope = lg_current_scope();
     }
@@ -187,7 +187,8 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
         // that cannot be stored (out of memory) is simply not tracked.
         lg_shard *shard = &lg_state.shards[thread->shard];
         lg_spin_lock(&shard->lock);
-        lg_table_insert_locked(thread->shard, (uintptr_t)object, lg_slot_make(size, stack_id, scope));
+        lg_table_insert_locked(thread->shard, (uintptr_t)object,
+                               lg_slot_make(size, stack_id, lg_scope_stamp(scope)));
         lg_spin_unlock(&shard->lock);
     }
 
@@ -382,6 +383,7 @@ static __thread bool lg_tls_forked_frozen __attribute__((tls_model("initial-exec
 
 void lg_fork_prepare(void) {
     pthread_mutex_lock(&lg_state.install_mutex);
+    pthread_mutex_lock(&lg_state.scope_mutex);
     lg_stacks_lock();
     lg_tls_forked_frozen = lg_tls_holds_freeze;
     if (!lg_tls_forked_frozen) {
@@ -394,6 +396,7 @@ void lg_fork_parent(void) {
         lg_table_unlock_all();
     }
     lg_stacks_unlock();
+    pthread_mutex_unlock(&lg_state.scope_mutex);
     pthread_mutex_unlock(&lg_state.install_mutex);
 }
 
@@ -403,6 +406,7 @@ void lg_fork_child(void) {
         lg_table_unlock_all();
     }
     lg_stacks_unlock();
+    pthread_mutex_unlock(&lg_state.scope_mutex);
     pthread_mutex_unlock(&lg_state.install_mutex);
 }
 

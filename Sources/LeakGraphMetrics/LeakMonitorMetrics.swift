@@ -57,8 +57,8 @@ public struct LeakMonitorMetrics: Sendable {
         leakedObjects.record(check.leaks.summary.leakedObjects)
         leakedBytes.record(check.leaks.summary.leakedBytes)
         liveObjects.record(check.liveObjects)
-        checkDuration.record(Self.seconds(check.duration))
-        checkPause.record(Self.seconds(check.pause))
+        checkDuration.record(check.duration.seconds)
+        checkPause.record(check.pause.seconds)
     }
 
     /// Creates the metrics and records every check of `monitor` into them from now on.
@@ -69,10 +69,5 @@ public struct LeakMonitorMetrics: Sendable {
         let metrics = LeakMonitorMetrics(dimensions: dimensions, factory: factory)
         monitor.addObserver { metrics.record($0) }
         return metrics
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (whole, attoseconds) = duration.components
-        return Double(whole) + Double(attoseconds) / 1e18
     }
 }
