@@ -13,10 +13,15 @@ let package = Package(
         .library(name: "LeakGraph", targets: ["LeakGraph"]),
         .library(name: "LeakGraphPreload", type: .dynamic, targets: ["LeakGraphPreload"]),
         .library(name: "LeakGraphTesting", targets: ["LeakGraphTesting"]),
+        .library(name: "LeakGraphMetrics", targets: ["LeakGraphMetrics"]),
+        .library(name: "LeakGraphService", targets: ["LeakGraphService"]),
         .plugin(name: "LeakGraphCommand", targets: ["LeakGraphCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The preload contract: environment names, report file suffixes, frame limits (one C header
@@ -26,7 +31,7 @@ let package = Package(
         .target(
             name: "CLeakGraphHook",
             dependencies: ["CLeakGraphContract"],
-            cSettings: [.define("_GNU_SOURCE"), .unsafeFlags(["-fno-omit-frame-pointer"])],
+            cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [
                 .linkedLibrary("elf"), .linkedLibrary("dl", .when(platforms: [.linux])),
                 .linkedLibrary("pthread", .when(platforms: [.linux])),
@@ -57,7 +62,16 @@ let package = Package(
             dependencies: [
                 "LeakGraphRecording", "LeakGraphHeap", "LeakGraphModel", "LeakGraphAnalysis",
                 "LeakGraphSymbolication", "LeakGraphReport",
+                .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Adapter: the monitor's checks as swift-metrics gauges (a separate product: nothing else
+        // depends on swift-metrics).
+        .target(name: "LeakGraphMetrics", dependencies: ["LeakGraph", .product(name: "Metrics", package: "swift-metrics")]),
+        // Adapter: the monitor as a swift-service-lifecycle Service (a separate product).
+        .target(
+            name: "LeakGraphService",
+            dependencies: ["LeakGraph", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         // Adapter: leak checks in test targets (assertNoLeaks, the .checksForLeaks trait), reported to
         // XCTest or Swift Testing. The only target that imports a test library.
@@ -97,7 +111,15 @@ let package = Package(
             exclude: ["Golden"]
         ),
         // The façade in-process: start recording, leak, check, fixed code.
-        .testTarget(name: "LeakGraphTests", dependencies: ["LeakGraph"]),
+        .testTarget(name: "LeakGraphTests", dependencies: ["LeakGraph", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "LeakGraphMonitorAdapterTests",
+            dependencies: [
+                "LeakGraphMetrics", "LeakGraphService", "LeakGraph",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The test adapters in Swift Testing: failures expected with withKnownIssue.
         .testTarget(name: "LeakGraphTestingTests", dependencies: ["LeakGraphTesting", "LeakGraph"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LeakGraphReport", "LeakGraphModel"]),

@@ -2,21 +2,30 @@
 // preload constructor can call them before the program's `main`.
 #include "CLeakGraphContract.h"
 
-int lg_contract_parse_frames(const char *text, unsigned *frames) {
+int lg_contract_parse_number(const char *text, unsigned long limit, unsigned long *value) {
     if (text == 0 || text[0] == '\0') {
         return 0;
     }
-    unsigned value = 0;
+    unsigned long parsed = 0;
     for (const char *digit = text; *digit != '\0'; digit++) {
         if (*digit < '0' || *digit > '9') {
             return 0;
         }
-        value = value * 10 + (unsigned)(*digit - '0');
-        if (value > LG_FRAMES_LIMIT) {
+        parsed = parsed * 10 + (unsigned long)(*digit - '0');
+        if (parsed > limit) {
             return 0;
         }
     }
-    *frames = value;
+    *value = parsed;
+    return 1;
+}
+
+int lg_contract_parse_frames(const char *text, unsigned *frames) {
+    unsigned long value = 0;
+    if (!lg_contract_parse_number(text, LG_FRAMES_LIMIT, &value)) {
+        return 0;
+    }
+    *frames = (unsigned)value;
     return 1;
 }
 

@@ -19,6 +19,7 @@
 #ifdef __linux__
 
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -176,7 +177,7 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
         stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth, hash);
     }
 
-    uint32_t scope = 0;
+    uint64_t scope = 0;
     if (LG_UNLIKELY(atomic_load_explicit(&lg_state.scopes_open, memory_order_relaxed) != 0)) {
         scope = lg_current_scope();
     }
@@ -187,7 +188,8 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
         // that cannot be stored (out of memory) is simply not tracked.
         lg_shard *shard = &lg_state.shards[thread->shard];
         lg_spin_lock(&shard->lock);
-        lg_table_insert_locked(thread->shard, (uintptr_t)object, lg_slot_make(size, stack_id, scope));
+        lg_table_insert_locked(thread->shard, (uintptr_t)object,
+                               lg_slot_make(size, stack_id, lg_scope_stamp(scope)));
         lg_spin_unlock(&shard->lock);
     }
 
@@ -292,6 +294,12 @@ void lg_free(void *pointer) {
             return;
         }
     }
+    if (LG_UNLIKELY(lg_tls_ignore != 0) && pointer != NULL) {
+        // A check's own memory (this thread is checking, or installing) is zeroed before malloc gets
+        // it back: a freed chunk keeps its bytes, and the object addresses a check handled would be
+        // read by a later holder scan as holders (missed orphans). Only checking threads pay.
+        memset(pointer, 0, malloc_usable_size(pointer));
+    }
     atomic_load_explicit(&lg_state.next_free, memory_order_relaxed)(pointer);
 }
 
@@ -365,6 +373,11 @@ void lg_unfreeze(lg_record *records) {
         lg_state.delegate.unfreeze(records);
         return;
     }
+    // Zeroed before it goes back to malloc: a freed chunk keeps its bytes, and a later holder scan
+    // would read the snapshot's object addresses there as holders (missed orphans).
+    if (records != NULL) {
+        memset(records, 0, malloc_usable_size(records));
+    }
     free(records);
     lg_freeze_leave();
 }
@@ -382,6 +395,7 @@ static __thread bool lg_tls_forked_frozen __attribute__((tls_model("initial-exec
 
 void lg_fork_prepare(void) {
     pthread_mutex_lock(&lg_state.install_mutex);
+    pthread_mutex_lock(&lg_state.scope_mutex);
     lg_stacks_lock();
     lg_tls_forked_frozen = lg_tls_holds_freeze;
     if (!lg_tls_forked_frozen) {
@@ -394,6 +408,7 @@ void lg_fork_parent(void) {
         lg_table_unlock_all();
     }
     lg_stacks_unlock();
+    pthread_mutex_unlock(&lg_state.scope_mutex);
     pthread_mutex_unlock(&lg_state.install_mutex);
 }
 
@@ -403,6 +418,7 @@ void lg_fork_child(void) {
         lg_table_unlock_all();
     }
     lg_stacks_unlock();
+    pthread_mutex_unlock(&lg_state.scope_mutex);
     pthread_mutex_unlock(&lg_state.install_mutex);
 }
 

@@ -409,9 +409,23 @@ LG_HIDDEN void lg_stacks_unlock(void);
 
 // MARK: scopes.c — allocation scopes
 
-/// The scope id of an allocation being recorded now (a scope is open): the scope source's, else
-/// the one open scope, else 0.
-LG_HIDDEN uint32_t lg_current_scope(void);
+/// The scope token of an allocation being recorded now (a scope is open): the scope source's, else
+/// the one open scope's, else 0. Read before the shard lock is taken (the source is Swift code).
+LG_HIDDEN uint64_t lg_current_scope(void);
+
+/// The id to stamp on a record for `token` (from lg_current_scope), read under the record's shard
+/// lock: 0 when the scope has ended meanwhile. lg_scope_end zeroes the generation before it takes the
+/// shard locks to clear its id, so a record is either inserted before that pass (and cleared by it)
+/// or sees the scope ended here.
+static inline uint32_t lg_scope_stamp(uint64_t token) {
+    if (token == 0) {
+        return 0;
+    }
+    uint32_t id = (uint32_t)token;
+    return atomic_load_explicit(&lg_state.scope_generation[id], memory_order_acquire) == (uint32_t)(token >> 32)
+               ? id
+               : 0;
+}
 
 // MARK: hook.c — the paths install.c switches on
 

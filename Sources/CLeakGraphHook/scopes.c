@@ -24,13 +24,18 @@ static uint32_t lg_scope_open_id(uint64_t token) {
                : 0;
 }
 
-uint32_t lg_current_scope(void) {
+uint64_t lg_current_scope(void) {
     lg_scope_source source = atomic_load_explicit(&lg_state.scope_source, memory_order_acquire);
     uint64_t token = source != NULL ? source() : LG_SCOPE_SOLE;
-    if (token == LG_SCOPE_SOLE) {
-        return atomic_load_explicit(&lg_state.sole_scope, memory_order_relaxed);
+    if (token != LG_SCOPE_SOLE) {
+        return lg_scope_open_id(token) != 0 ? token : 0;
     }
-    return lg_scope_open_id(token);
+    uint32_t id = atomic_load_explicit(&lg_state.sole_scope, memory_order_relaxed);
+    if (id == 0 || id > LG_SCOPE_LIMIT) {
+        return 0;
+    }
+    uint32_t generation = atomic_load_explicit(&lg_state.scope_generation[id], memory_order_acquire);
+    return generation != 0 ? (uint64_t)generation << 32 | id : 0;
 }
 
 /// The id of the only open scope (mutex held), or 0.
@@ -88,9 +93,15 @@ void lg_scope_end(uint64_t token) {
     if (id == 0) {
         return;
     }
-    pthread_mutex_lock(&lg_state.scope_mutex);
-    // No new record gets this id from here on; then the records that have it lose it.
-    atomic_store_explicit(&lg_state.scope_generation[id], 0, memory_order_release);
+    // No new record gets this id from here on (the hook checks the generation again under its shard
+    // lock, see lg_scope_stamp); only one caller ends a given token.
+    uint32_t generation = (uint32_t)(token >> 32);
+    if (!atomic_compare_exchange_strong_explicit(&lg_state.scope_generation[id], &generation, 0,
+                                                 memory_order_acq_rel, memory_order_relaxed)) {
+        return;
+    }
+    // Then the records that have it lose it. The scope mutex is not held here, so a thread that
+    // holds the freeze may end a scope without a lock-order inversion with lg_scope_begin.
     bool frozen = lg_tls_holds_freeze;
     if (!frozen) {
         lg_table_lock_all();
@@ -99,6 +110,7 @@ void lg_scope_end(uint64_t token) {
     if (!frozen) {
         lg_table_unlock_all();
     }
+    pthread_mutex_lock(&lg_state.scope_mutex);
     lg_state.scope_ids[id / 64] &= ~((uint64_t)1 << (id % 64));
     atomic_fetch_sub_explicit(&lg_state.scopes_open, 1, memory_order_relaxed);
     atomic_store_explicit(&lg_state.sole_scope, lg_scope_sole_locked(), memory_order_relaxed);

@@ -5,8 +5,12 @@
 #include "CLeakGraphContract.h"
 #include "CLeakGraphHook.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,12 +21,72 @@
 static char lg_output_path[PATH_MAX];
 static char lg_program_path[PATH_MAX];
 static unsigned lg_render_bits;
+static int lg_live_types;
+static unsigned long lg_monitor_interval_ms;
+static char lg_monitor_directory[PATH_MAX];
+static unsigned long lg_monitor_signal = LG_MONITOR_SIGNAL_DEFAULT;
+/// Posted by the check signal's handler; the monitor's request thread waits on it.
+static sem_t lg_check_requests;
 
 const char *lg_preload_output_path(void) { return lg_output_path[0] ? lg_output_path : NULL; }
 
 const char *lg_preload_program_path(void) { return lg_program_path; }
 
 unsigned lg_preload_render(void) { return lg_render_bits; }
+
+int lg_preload_live_types(void) { return lg_live_types; }
+unsigned long lg_preload_monitor_interval_ms(void) { return lg_monitor_interval_ms; }
+
+const char *lg_preload_monitor_directory(void) { return lg_monitor_directory; }
+
+int lg_preload_monitor_signal(void) { return (int)lg_monitor_signal; }
+
+void lg_preload_wait_check_request(void) {
+    // The calling thread takes the signal even where the program (or whoever started it) blocks it:
+    // a signal sent to the process goes to a thread that does not block it.
+    sigset_t check_signal;
+    sigemptyset(&check_signal);
+    if (lg_monitor_signal != 0) sigaddset(&check_signal, (int)lg_monitor_signal);
+    pthread_sigmask(SIG_UNBLOCK, &check_signal, NULL);
+    while (sem_wait(&lg_check_requests) != 0 && errno == EINTR) {
+    }
+}
+
+/// The check signal's handler: only `sem_post`, which is async-signal-safe. `errno` is kept.
+static void lg_check_signal_handler(int signal) {
+    (void)signal;
+    int saved = errno;
+    sem_post(&lg_check_requests);
+    errno = saved;
+}
+
+/// Reads the monitor's settings (`LG_ENV_MONITOR_*`); invalid values leave the monitor off (interval)
+/// or the default signal.
+static void lg_read_monitor_request(void) {
+    unsigned long value = 0;
+    if (!lg_contract_parse_number(getenv(LG_ENV_MONITOR_INTERVAL), LG_MONITOR_INTERVAL_LIMIT, &value) || value == 0) {
+        return;
+    }
+    lg_monitor_interval_ms = value;
+    const char *directory = getenv(LG_ENV_MONITOR_DIRECTORY);
+    if (directory && strlen(directory) < sizeof(lg_monitor_directory)) strcpy(lg_monitor_directory, directory);
+    if (lg_contract_parse_number(getenv(LG_ENV_MONITOR_SIGNAL), 64, &value)) lg_monitor_signal = value;
+}
+
+/// Starts the monitor (`leakgraph run --every`): the check signal's handler, then the Swift side.
+static void lg_start_monitor(void) {
+    if (lg_monitor_interval_ms == 0) return;
+    sem_init(&lg_check_requests, 0, 0);
+    if (lg_monitor_signal != 0) {
+        struct sigaction action;
+        memset(&action, 0, sizeof(action));
+        action.sa_handler = lg_check_signal_handler;
+        action.sa_flags = SA_RESTART;
+        sigemptyset(&action.sa_mask);
+        if (sigaction((int)lg_monitor_signal, &action, NULL) != 0) lg_monitor_signal = 0;
+    }
+    leakgraph_preload_monitor_start();
+}
 
 /// Writes `message` to `<output><suffix>` (no stdio: this runs before `main`).
 static void lg_write_beside_output(const char *suffix, const char *message) {
@@ -53,6 +117,9 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_FRAMES);
     unsetenv(LG_ENV_PROGRAM);
     unsetenv(LG_ENV_RENDER);
+    unsetenv(LG_ENV_MONITOR_INTERVAL);
+    unsetenv(LG_ENV_MONITOR_DIRECTORY);
+    unsetenv(LG_ENV_MONITOR_SIGNAL);
 }
 
 /// Interposes `free` for the whole program: the Swift runtime's deallocation ends here, and so do
@@ -76,6 +143,9 @@ static void lg_read_render_request(void) {
     const char *program = getenv(LG_ENV_PROGRAM);
     if (program && strlen(program) < sizeof(lg_program_path)) strcpy(lg_program_path, program);
     lg_render_bits = lg_contract_parse_render(getenv(LG_ENV_RENDER));
+    const char *live_types = getenv(LG_ENV_LIVE_TYPES);
+    lg_live_types = live_types != NULL && strcmp(live_types, "1") == 0;
+    lg_read_monitor_request();
 }
 
 __attribute__((constructor)) static void lg_preload_start(void) {
@@ -109,4 +179,5 @@ __attribute__((constructor)) static void lg_preload_start(void) {
         return;
     }
     on_exit(lg_preload_at_exit, NULL);
+    lg_start_monitor();
 }

@@ -40,27 +40,32 @@ public struct LeakCheckScope: Sendable {
 
     /// Runs `body` allocating into this scope.
     public func run<R>(_ body: () throws -> R) rethrows -> R {
-        try scope.withCurrent(body)
+        // With the orphan scan, the stack the body used is zeroed as soon as it returns: its dead
+        // frames may hold copies of a pointer it dropped, which frames reusing that memory later
+        // could keep for the scan to read (a missed orphan).
+        defer { if options.scansForOrphans { HolderScan.scrubStack() } }
+        return try scope.withCurrent(body)
     }
 
     /// Runs `body`, and the tasks it creates, allocating into this scope.
     public func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
-        try await scope.withCurrent(isolation: isolation, body)
+        defer { if options.scansForOrphans { HolderScan.scrubStack() } }
+        return try await scope.withCurrent(isolation: isolation, body)
     }
 
     /// Waits the settle period (a thread sleep), checks, confirms, and closes the scope.
     ///
     /// The check keeps the root cycles that hold an object of this scope and that the options do
     /// not ignore; when any is left, it checks again and keeps only the cycles whose objects are all
-    /// still leaked with the same retain counts (a leaked object cannot change; one caught while
-    /// another thread was updating it can). Known leaks of libraries stay in the report, marked
+    /// still leaked with the same retain counts and references (``LeakReport/confirmed(by:)``).
+    /// Known leaks of libraries stay in the report, marked
     /// (``LeakReport/Cycle/knownLibraryLeak``).
     public func finish() -> LeakReport {
         defer { scope.end() }
         if options.settle > .zero {
-            Thread.sleep(forTimeInterval: options.settle.timeInterval)
+            Thread.sleep(forTimeInterval: options.settle.seconds)
         }
-        return confirmedReport()
+        return options.scansForOrphans ? HolderScan.checking(confirmedReport) : confirmedReport()
     }
 
     /// Waits the settle period (a task sleep), checks, confirms, and closes the scope (as
@@ -70,7 +75,7 @@ public struct LeakCheckScope: Sendable {
         if options.settle > .zero {
             try? await Task.sleep(for: options.settle)
         }
-        return confirmedReport()
+        return options.scansForOrphans ? HolderScan.checking(confirmedReport) : confirmedReport()
     }
 
     /// Closes the scope without checking.
@@ -78,25 +83,45 @@ public struct LeakCheckScope: Sendable {
         scope.end()
     }
 
-    /// The scope's report, confirmed by a second check when it is not empty.
+    /// Runs `body` in this scope, then finishes the check: returns the body's value and the report.
+    /// When `body` throws, the scope is closed unchecked and the error rethrown.
+    public func check<R>(_ body: () throws -> R) rethrows -> (value: R, report: LeakReport) {
+        let value: R
+        do {
+            value = try run(body)
+        } catch {
+            cancel()
+            throw error
+        }
+        return (value, finish())
+    }
+
+    /// Runs `body` in this scope, then finishes the check (`finish() async`): returns the body's value
+    /// and the report. When `body` throws, the scope is closed unchecked and the error rethrown.
+    public func check<R>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+    ) async rethrows -> (value: R, report: LeakReport) {
+        let value: R
+        do {
+            value = try await run(isolation: isolation, body)
+        } catch {
+            cancel()
+            throw error
+        }
+        return (value, await finish())
+    }
+
+    /// The scope's report, confirmed by a second check when it is not empty
+    /// (``LeakReport/confirmed(by:)``).
     private func confirmedReport() -> LeakReport {
         let first = scopedReport()
         guard !first.cycles.isEmpty else { return first }
-        let second = scopedReport()
-        var stillLeaked: [String: Int] = [:]
-        for leak in second.leaks {
-            stillLeaked[leak.address] = leak.retainCount
-        }
-        return first.keepingCycles { cycle in
-            (cycle.members + cycle.holds).allSatisfy { id in
-                first.leaks.indices.contains(id) && stillLeaked[first.leaks[id].address] == first.leaks[id].retainCount
-            }
-        }
+        return first.confirmed(by: scopedReport(knownOrphans: first.orphanAddresses))
     }
 
     /// A whole check, restricted to the root cycles holding an object of this scope, less the ignored.
-    private func scopedReport() -> LeakReport {
-        let report = LeakChecker.check()
+    private func scopedReport(knownOrphans: Set<UInt> = []) -> LeakReport {
+        let report = LeakChecker.check(orphanScan: options.scansForOrphans, knownOrphans: knownOrphans)
         let inScope = report.leaks.map { leak in
             UInt(leak.address.dropFirst(2), radix: 16).map { AllocationScope.scopeID(of: $0) == scope.id } ?? false
         }
@@ -116,15 +141,7 @@ extension LeakChecker {
     public static func checkingLeaks<R>(
         _ options: LeakCheckOptions = LeakCheckOptions(), _ body: () throws -> R
     ) throws -> (value: R, report: LeakReport) {
-        let scope = try LeakCheckScope.open(options)
-        let value: R
-        do {
-            value = try scope.run(body)
-        } catch {
-            scope.cancel()
-            throw error
-        }
-        return (value, scope.finish())
+        try LeakCheckScope.open(options).check(body)
     }
 
     /// Runs `body` in a ``LeakCheckScope`` and returns its value and the report of the objects
@@ -134,22 +151,6 @@ extension LeakChecker {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async throws -> (value: R, report: LeakReport) {
-        let scope = try LeakCheckScope.open(options)
-        let value: R
-        do {
-            value = try await scope.run(isolation: isolation, body)
-        } catch {
-            scope.cancel()
-            throw error
-        }
-        return (value, await scope.finish())
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    fileprivate var timeInterval: TimeInterval {
-        let (whole, attoseconds) = components
-        return TimeInterval(whole) + TimeInterval(attoseconds) / 1e18
+        try await LeakCheckScope.open(options).check(isolation: isolation, body)
     }
 }

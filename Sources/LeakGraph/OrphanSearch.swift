@@ -17,13 +17,20 @@ enum OrphanSearch {
     /// The orphaned nodes of `scan`, ascending (empty when the scan abstained), and diagnostics for
     /// objects held from C memory that is not read (``opaqueHolders``).
     ///
-    /// Must run inside ``Recorder/withFrozenObjects(_:)``; `objects` is that snapshot.
-    static func orphans(in scan: HeapScan, objects: UnsafeBufferPointer<UInt>) -> (orphans: [Int], diagnostics: [WalkDiagnostic]) {
-        // `LEAKGRAPH_ORPHAN_SCAN=0` turns the scan off (no thread is stopped, no orphan is reported).
-        guard ProcessInfo.processInfo.environment["LEAKGRAPH_ORPHAN_SCAN"] != "0" else { return ([], []) }
+    /// Must run inside ``Recorder/withFrozenObjects(_:)``; `objects` is that snapshot. Candidates at
+    /// `known` addresses (orphans an earlier scan proved) are orphans without being scanned for.
+    static func orphans(
+        in scan: HeapScan, objects: UnsafeBufferPointer<UInt>, known: Set<UInt> = []
+    ) -> (orphans: [Int], diagnostics: [WalkDiagnostic]) {
         let graph = scan.strongGraph
-        let unexplained = LeakAnalysis.unexplainedNodes(of: graph)
-        guard !unexplained.isEmpty else { return ([], []) }
+        var unexplained = LeakAnalysis.unexplainedNodes(of: graph)
+        let address = { (node: Int) in objects[scan.recordPosition(ofNode: node)] }
+        let knownNodes = known.isEmpty ? [] : unexplained.filter { known.contains(address($0)) }
+        if !knownNodes.isEmpty {
+            let knownSet = Set(knownNodes)
+            unexplained.removeAll { knownSet.contains($0) }
+        }
+        guard !unexplained.isEmpty else { return (knownNodes, []) }
         // Node order is address order (the snapshot is sorted), so the candidates come out ascending.
         let result = HolderScan.scan(
             count: unexplained.count,
@@ -33,7 +40,7 @@ enum OrphanSearch {
                 return address ..< address + max(size, 16)
             },
             objects: objects)
-        if ProcessInfo.processInfo.environment["LEAKGRAPH_ORPHAN_SCAN_STATS"] != nil {
+        if getenv("LEAKGRAPH_ORPHAN_SCAN_STATS") != nil {
             // The measurement knob of docs/performance.md ("The orphan scan"); written to standard error.
             let line = result.map {
                 "leakgraph: orphan scan: \(unexplained.count) candidates, \($0.bytesRead) bytes in \($0.mappingsRead) mappings, "
@@ -41,7 +48,7 @@ enum OrphanSearch {
             } ?? "leakgraph: orphan scan: \(unexplained.count) candidates, abstained\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
-        guard let result else { return ([], []) }
+        guard let result else { return (knownNodes, []) }
         var held = result.heldFromUntrackedMemory
         // Words inside tracked objects: held unless the walk read as many strong references from that
         // object to the candidate.
@@ -88,7 +95,7 @@ enum OrphanSearch {
                         + "CoreFoundation structs are not read; what it holds counts as held (a cycle through it is not found)",
                     objectCount: count))
         }
-        return (orphans, diagnostics)
+        return ((orphans + knownNodes).sorted(), diagnostics)
     }
 
     /// Swift types whose instances keep Swift objects in C memory no metadata describes, and how that

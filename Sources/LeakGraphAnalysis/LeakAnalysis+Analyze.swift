@@ -99,17 +99,52 @@ extension LeakAnalysis {
                 orphanGroup.append(!cyclic)
             }
         }
-        var cycleIndex = [Int](repeating: -1, count: nodeCount)
         var members = [[Int]](repeating: [], count: cycleCount)
         for node in leaked where cycleOfComponent[component[node]] >= 0 {
-            let cycle = cycleOfComponent[component[node]]
-            cycleIndex[node] = cycle
-            members[cycle].append(node)
+            members[cycleOfComponent[component[node]]].append(node)
         }
 
         // 5. Held objects: the first root cycle (by id) that reaches them.
+        let grouping = holdings(
+            members: members, visitOrder: Array(0 ..< cycleCount), leaked: leaked, leakedMask: leakedMask,
+            strongOut: strongOut, component: component, isCyclic: { componentSize[$0] > 1 || hasSelfEdge[$0] })
+        let cycleIndex = grouping.cycleIndex
+        let rootCycles = (0 ..< cycleCount).map {
+            RootCycle(id: $0, members: members[$0], holds: grouping.holds[$0], heldCycles: grouping.heldCycles[$0], isOrphan: orphanGroup[$0])
+        }
+
+        var roots: [Int] = []
+        for node in 0 ..< nodeCount where reachability.isRoot[node] {
+            roots.append(node)
+        }
+        return LeakAnalysis(
+            graph: graph, leaked: leaked, rootCycles: rootCycles, roots: roots, anomalies: reachability.anomalies,
+            excludedByProof: reachability.excluded.sorted(), ignoredReferences: ignoredReferences, leakedBytes: leakedBytes,
+            externalCounts: externalCounts, leakedMask: leakedMask, cycleIndex: cycleIndex, strongIn: strongIn
+        )
+    }
+
+    /// Step 5 of ``analyze(_:)``, shared with ``excusing(rootCycles:libraryReference:)``: every leaked object outside the
+    /// root cycles' `members` goes to the first cycle in `visitOrder` that reaches it over strong edges (one
+    /// breadth-first pass per cycle that stops at objects already assigned); the cyclic components
+    /// (`isCyclic`, by `component` number) among a cycle's held objects are its held cycles, ordered by
+    /// their smallest member.
+    ///
+    /// - Complexity: O(*n* + *e*).
+    static func holdings(
+        members: [[Int]], visitOrder: [Int], leaked: [Int], leakedMask: [Bool], strongOut: StrongAdjacency,
+        component: [Int], isCyclic: (Int) -> Bool
+    ) -> (cycleIndex: [Int], holds: [[Int]], heldCycles: [[[Int]]]) {
+        var cycleIndex = [Int](repeating: -1, count: leakedMask.count)
+        var isMember = [Bool](repeating: false, count: leakedMask.count)
+        for (cycle, nodes) in members.enumerated() {
+            for node in nodes {
+                cycleIndex[node] = cycle
+                isMember[node] = true
+            }
+        }
         var queue: [Int] = []
-        for cycle in 0 ..< cycleCount {
+        for cycle in visitOrder {
             queue.removeAll(keepingCapacity: true)
             queue.append(contentsOf: members[cycle])
             var head = 0
@@ -122,15 +157,15 @@ extension LeakAnalysis {
                 }
             }
         }
-        var holds = [[Int]](repeating: [], count: cycleCount)
+        var holds = [[Int]](repeating: [], count: members.count)
         // Cycles among held objects: cyclic components (not root cycles) grouped under their root cycle.
-        var heldCycles = [[[Int]]](repeating: [], count: cycleCount)
+        var heldCycles = [[[Int]]](repeating: [], count: members.count)
         var heldCycleOfComponent: [Int: Int] = [:]
-        for node in leaked where cycleIndex[node] >= 0 && cycleOfComponent[component[node]] == -1 {
+        for node in leaked where cycleIndex[node] >= 0 && !isMember[node] {
             let cycle = cycleIndex[node]
             holds[cycle].append(node)
             let c = component[node]
-            guard componentSize[c] > 1 || hasSelfEdge[c] else { continue }
+            guard isCyclic(c) else { continue }
             if let position = heldCycleOfComponent[c] {
                 heldCycles[cycle][position].append(node)
             } else {
@@ -138,18 +173,6 @@ extension LeakAnalysis {
                 heldCycles[cycle].append([node])
             }
         }
-        let rootCycles = (0 ..< cycleCount).map {
-            RootCycle(id: $0, members: members[$0], holds: holds[$0], heldCycles: heldCycles[$0], isOrphan: orphanGroup[$0])
-        }
-
-        var roots: [Int] = []
-        for node in 0 ..< nodeCount where reachability.isRoot[node] {
-            roots.append(node)
-        }
-        return LeakAnalysis(
-            graph: graph, leaked: leaked, rootCycles: rootCycles, roots: roots, anomalies: reachability.anomalies,
-            excludedByProof: reachability.excluded.sorted(), ignoredReferences: ignoredReferences, leakedBytes: leakedBytes,
-            externalCounts: externalCounts, leakedMask: leakedMask, cycleIndex: cycleIndex, strongIn: strongIn
-        )
+        return (cycleIndex, holds, heldCycles)
     }
 }

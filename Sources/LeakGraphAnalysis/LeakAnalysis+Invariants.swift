@@ -41,7 +41,8 @@ extension LeakAnalysis {
     /// The promises: every proof holds (``verifyProofs()``); no strong edge leads from a live object to
     /// a leaked one; ``leaked`` is exactly the members and held objects of the root cycles, each once;
     /// ``cycleOf(_:)`` agrees with ``rootCycles``; no root cycle has a strong in-edge from a leaked object
-    /// outside it; every held object is reachable from its cycle.
+    /// outside it, except a cycle ``RootCycle/heldBy`` an excused cycle, from the members and held objects
+    /// of excused cycles; every held object is reachable from its cycle.
     ///
     /// - Returns: One sentence per broken promise; empty when all hold.
     /// - Complexity: O(*n* + *e*).
@@ -50,6 +51,11 @@ extension LeakAnalysis {
         let nodeCount = graph.nodes.count
         for node in verifyProofs() {
             violations.append("proof fails for leaked node \(node)")
+        }
+        for cycle in rootCycles {
+            if let holder = cycle.heldBy, !rootCycles.indices.contains(holder) || !rootCycles[holder].isExcused {
+                violations.append("cycle \(cycle.id) is held by \(holder), which is not an excused cycle")
+            }
         }
         var isMember = [Bool](repeating: false, count: nodeCount)
         var seen = [Int](repeating: 0, count: nodeCount)
@@ -84,7 +90,9 @@ extension LeakAnalysis {
             if !leakedMask[from] && leakedMask[to] {
                 violations.append("live node \(from) strongly references leaked node \(to)")
             }
-            if leakedMask[from], isMember[to], cycleIndex[from] != cycleIndex[to] || !isMember[from] {
+            if leakedMask[from], isMember[to], cycleIndex[from] != cycleIndex[to] || !isMember[from],
+                rootCycles[cycleIndex[to]].heldBy == nil || cycleIndex[from] < 0 || !rootCycles[cycleIndex[from]].isExcused
+            {
                 violations.append("root cycle \(cycleIndex[to]) has a strong in-edge from leaked node \(from)")
             }
         }

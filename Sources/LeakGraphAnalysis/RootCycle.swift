@@ -20,14 +20,26 @@ public struct RootCycle: Sendable, Hashable {
     /// holder scan found no word anywhere that could point at it, ``ObjectGraph/orphans``), with what
     /// it holds. Its single member is in ``members``.
     public var isOrphan: Bool
+    /// Whether the cycle was excused (``LeakAnalysis/excusing(rootCycles:libraryReference:)``: a known leak of a library): the
+    /// cycles among the objects it held were made root cycles of their own, so it excuses only itself and
+    /// what no other cycle holds.
+    public var isExcused: Bool
+    /// For a cycle found among the objects an excused cycle held: the id of that excused cycle, the only
+    /// leaked objects with strong references into it (its members and what it holds); `nil` otherwise.
+    public var heldBy: Int?
 
     /// Creates a root cycle.
-    public init(id: Int, members: [Int], holds: [Int], heldCycles: [[Int]] = [], isOrphan: Bool = false) {
+    public init(
+        id: Int, members: [Int], holds: [Int], heldCycles: [[Int]] = [], isOrphan: Bool = false,
+        isExcused: Bool = false, heldBy: Int? = nil
+    ) {
         self.id = id
         self.members = members
         self.holds = holds
         self.heldCycles = heldCycles
         self.isOrphan = isOrphan
+        self.isExcused = isExcused
+        self.heldBy = heldBy
     }
 
     /// The number of leaked objects the cycle accounts for (members and held objects).

@@ -22,6 +22,10 @@ public struct ObjectGraph: Sendable, Equatable {
     /// does not count their unexplained retains as roots. Empty unless a check ran the scan.
     public var orphans: [Int] = []
 
+    /// Every live object the walk found, by type (most bytes first), when the check was asked for it;
+    /// `nil` otherwise.
+    public var liveTypes: [TypeTally]?
+
     /// How many live objects the walk found: ``nodes`` and those left out.
     public var liveObjects: Int { nodes.count + liveObjectsLeftOut }
 

@@ -23,6 +23,36 @@ public enum HolderScan {
         public var stoppedNanoseconds: UInt64
     }
 
+    /// Zeroes the stack below the caller's frame (64 KiB), so dead frames there hold no stale copy of
+    /// a pointer the program dropped when a scan later runs deeper on this thread: call it first thing
+    /// in a check that will scan.
+    public static func scrubStack() {
+        lg_scan_scrub_stack()
+    }
+
+    /// Runs `body` (a check) with this thread's stack read by a scan inside it only from the caller's
+    /// frame up: the check's own frames hold its working copies of object addresses, which are no
+    /// holders. The callee-saved registers of the callers are kept for the scan. Nested calls keep the
+    /// outermost mark.
+    public static func checking<R>(_ body: () throws -> R) rethrows -> R {
+        enterCheck()
+        defer { leaveCheck() }
+        return try body()
+    }
+
+    /// Marks the start of a check on this thread, as ``checking(_:)`` does around its body (inlined,
+    /// so the mark is the caller's own frame); pair it with ``leaveCheck()``.
+    @inlinable @inline(__always)
+    public static func enterCheck() {
+        lg_scan_enter_check()
+    }
+
+    /// Ends what ``enterCheck()`` began.
+    @inlinable @inline(__always)
+    public static func leaveCheck() {
+        lg_scan_leave_check()
+    }
+
     /// Scans for holders of `count` candidates, `candidate(i)` the memory of the `i`-th (ascending, not
     /// overlapping). `objects` is the frozen snapshot (every tracked object's address, ascending).
     /// The candidates' addresses are kept in one buffer the scan skips: a caller must not keep them in

@@ -11,6 +11,9 @@ extension LeakReport {
     ///   ``LeakGraphAnalysis/LeakAnalysis/fingerprints()`` and its `suspect` is
     ///   ``LeakGraphAnalysis/LeakAnalysis/suspectReferences()`` with node indices turned into leak ids and
     ///   the reference index into one of `references`; `heldCycles` are the analysis' held cycles as leak ids.
+    /// - Root cycles that are known library leaks (``KnownLibraryLeaks``) excuse only themselves: the
+    ///   analysis is regrouped with ``LeakGraphAnalysis/LeakAnalysis/excusing(rootCycles:libraryReference:)``, so each cycle
+    ///   among the objects they hold is a root cycle of its own, with `heldByKnownLibraryLeak` set.
     /// - `address` is `0x` and lowercase hexadecimal; `kind` is the ``ObjectKind`` raw value.
     /// - `references` are all references, of every ownership, whose two endpoints are leaked, ordered by
     ///   source id and then as the walk found them.
@@ -27,6 +30,7 @@ extension LeakReport {
         backtrace: (_ stackID: Int) -> [Frame] = { _ in [] }
     ) {
         let graph = analysis.graph
+        let analysis = Self.excusingKnownLibraryLeaks(analysis)
         let nodeCount = graph.nodes.count
 
         // Leak ids, cycle by cycle: members then holds.
@@ -84,9 +88,9 @@ extension LeakReport {
         var references = [LeakReference](
             repeating: LeakReference(from: 0, to: 0, path: .empty, ownership: .strong), count: perSource[order.count]
         )
-        let suspects = analysis.suspectReferences()
-        var reportIndexOf: [Int: Int] = [:]  // graph reference index → report reference index, for suspects
-        let suspectIndices = Set(suspects.compactMap { $0?.reference })
+        let cuts = analysis.cutReferences()  // per cycle: the suspect, then the other references to cut
+        var reportIndexOf: [Int: Int] = [:]  // graph reference index → report reference index, for cuts
+        let suspectIndices = Set(cuts.joined().map(\.reference))
         for (graphIndex, reference) in graph.references.enumerated()
         where valid.contains(reference.from) && valid.contains(reference.to)
             && leakID[reference.from] >= 0 && leakID[reference.to] >= 0 {
@@ -100,16 +104,20 @@ extension LeakReport {
 
         let fingerprints = analysis.fingerprints()
         let cycles = analysis.rootCycles.map { cycle in
-            let suspect = suspects[cycle.id].map {
+            let knownLeak = KnownLibraryLeaks.match(memberTypes: cycle.members.map { graph.nodes[$0].typeName })
+            let named = cuts[cycle.id].map {
                 Suspect(
                     reference: reportIndexOf[$0.reference], from: leakID[$0.from], to: leakID[$0.to], label: $0.path.text,
                     reason: $0.reason, hint: $0.hint)
             }
+            let suspect = named.first
+            let otherCuts = named.count > 1 ? Array(named.dropFirst()) : nil
             return Cycle(
                 id: cycle.id, members: cycle.members.map { leakID[$0] }, holds: cycle.holds.map { leakID[$0] },
                 heldCycles: cycle.heldCycles.map { $0.map { leakID[$0] } },
-                fingerprint: fingerprints[cycle.id], suspect: suspect,
-                knownLibraryLeak: KnownLibraryLeaks.match(memberTypes: cycle.members.map { graph.nodes[$0].typeName }),
+                fingerprint: fingerprints[cycle.id], suspect: suspect, otherCuts: otherCuts,
+                knownLibraryLeak: knownLeak,
+                heldByKnownLibraryLeak: knownLeak == nil ? cycle.heldBy : nil,
                 kind: cycle.isOrphan ? Cycle.orphanKind : nil
             )
         }
@@ -121,6 +129,24 @@ extension LeakReport {
             program: program, summary: summary, leaks: leaks, references: references, cycles: cycles,
             diagnostics: graph.diagnostics + extraDiagnostics
         )
+        liveTypes = graph.liveTypes
+    }
+
+    /// `analysis` with every known library leak that holds objects excused
+    /// (``LeakGraphAnalysis/LeakAnalysis/excusing(rootCycles:libraryReference:)``), the libraries' own
+    /// references (``KnownLibraryLeaks/Pattern/ownReferences``) left out of the cycles of what they hold.
+    ///
+    /// - Complexity: O(*n* + *e*).
+    static func excusingKnownLibraryLeaks(_ analysis: LeakAnalysis) -> LeakAnalysis {
+        let nodes = analysis.graph.nodes
+        let known = analysis.rootCycles.filter { cycle in
+            !cycle.holds.isEmpty && KnownLibraryLeaks.match(memberTypes: cycle.members.map { nodes[$0].typeName }) != nil
+        }
+        guard !known.isEmpty else { return analysis }
+        return analysis.excusing(rootCycles: Set(known.map(\.id))) { reference in
+            KnownLibraryLeaks.isOwnReference(
+                path: reference.path.text, sourceType: nodes[reference.from].typeName, targetType: nodes[reference.to].typeName)
+        }
     }
 
     /// `address` as `0x` followed by lowercase hexadecimal digits, as the report writes addresses.

@@ -53,15 +53,19 @@ extension LeakReport {
             }
             for var cycle in part.cycles {
                 cycle.id += cycleOffset
+                cycle.heldByKnownLibraryLeak = cycle.heldByKnownLibraryLeak.map { $0 + cycleOffset }
                 cycle.members = cycle.members.map(leakID)
                 cycle.holds = cycle.holds.map(leakID)
                 cycle.heldCycles = cycle.heldCycles?.map { $0.map(leakID) }
-                if var suspect = cycle.suspect {
-                    suspect.from = leakID(suspect.from)
-                    suspect.to = leakID(suspect.to)
-                    suspect.reference = suspect.reference.map { $0 + referenceOffset }
-                    cycle.suspect = suspect
+                let shifted = { (suspect: Suspect) -> Suspect in
+                    var moved = suspect
+                    moved.from = leakID(suspect.from)
+                    moved.to = leakID(suspect.to)
+                    moved.reference = suspect.reference.map { $0 + referenceOffset }
+                    return moved
                 }
+                cycle.suspect = cycle.suspect.map(shifted)
+                cycle.otherCuts = cycle.otherCuts?.map(shifted)
                 cycle.run = run.name
                 cycles.append(cycle)
             }

@@ -6,8 +6,8 @@ import LeakGraphModel
 /// It writes the same document as the `Codable` conformance (`encode(to:)` with `.sortedKeys` and
 /// `.withoutEscapingSlashes`), which stays for reports encoded inside other values: the same keys,
 /// each object's keys in byte order, `null` for an absent leak `cycle` or `stack` and a frame's unknown
-/// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`,
-/// `knownLibraryLeak`, `kind` and `run`, a suspect's `reference`, a dictionary step's `key`) left out. Schema version 2
+/// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`, `otherCuts`,
+/// `knownLibraryLeak`, `heldByKnownLibraryLeak`, `kind` and `run`, a suspect's `reference`, a dictionary step's `key`) left out. Schema version 2
 /// and later write the `stacks` table; version 1 a `backtrace` per leak. The tests hold it to
 /// `JSONEncoder`'s output, document for document.
 extension LeakReport {
@@ -39,6 +39,22 @@ extension LeakReport {
             json.write(leak, backtrace: stackTable.map { .stack($0.stackOfLeak[position]) } ?? .inline)
         }
         json.closeArray()
+        if let liveTypes {
+            json.key("liveTypes")
+            json.openArray()
+            for row in liveTypes {
+                json.element()
+                json.openObject()
+                json.key("bytes")
+                json.integer(row.bytes)
+                json.key("count")
+                json.integer(row.count)
+                json.key("type")
+                json.string(row.type)
+                json.closeObject()
+            }
+            json.closeArray()
+        }
         json.key("program")
         json.write(program)
         json.key("references")
@@ -192,6 +208,10 @@ extension JSONText {
             key("fingerprint")
             string(fingerprint)
         }
+        if let holder = cycle.heldByKnownLibraryLeak {
+            key("heldByKnownLibraryLeak")
+            integer(holder)
+        }
         if let heldCycles = cycle.heldCycles {
             key("heldCycles")
             openArray()
@@ -215,29 +235,43 @@ extension JSONText {
         }
         key("members")
         write(cycle.members)
+        if let otherCuts = cycle.otherCuts {
+            key("otherCuts")
+            openArray()
+            for cut in otherCuts {
+                element()
+                write(cut)
+            }
+            closeArray()
+        }
         if let run = cycle.run {
             key("run")
             string(run)
         }
         if let suspect = cycle.suspect {
             key("suspect")
-            openObject()
-            key("from")
-            integer(suspect.from)
-            key("hint")
-            string(suspect.hint)
-            key("label")
-            string(suspect.label)
-            key("reason")
-            string(suspect.reason)
-            if let reference = suspect.reference {
-                key("reference")
-                integer(reference)
-            }
-            key("to")
-            integer(suspect.to)
-            closeObject()
+            write(suspect)
         }
+        closeObject()
+    }
+
+    /// Writes a suspect (or another cut) reference.
+    fileprivate mutating func write(_ suspect: LeakReport.Suspect) {
+        openObject()
+        key("from")
+        integer(suspect.from)
+        key("hint")
+        string(suspect.hint)
+        key("label")
+        string(suspect.label)
+        key("reason")
+        string(suspect.reason)
+        if let reference = suspect.reference {
+            key("reference")
+            integer(reference)
+        }
+        key("to")
+        integer(suspect.to)
         closeObject()
     }
 

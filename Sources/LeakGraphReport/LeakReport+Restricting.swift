@@ -66,17 +66,22 @@ extension LeakReport {
         for cycle in cycles where newCycleID[cycle.id] != nil {
             var copy = cycle
             copy.id = keptCycles.count
+            copy.heldByKnownLibraryLeak = cycle.heldByKnownLibraryLeak.flatMap { cycles.indices.contains($0) ? newCycleID[$0] : nil }
             copy.members = cycle.members.compactMap { newLeakID[$0] }
             copy.holds = cycle.holds.compactMap { newLeakID[$0] }
             copy.heldCycles = cycle.heldCycles?.map { $0.compactMap { newLeakID[$0] } }
-            if var suspect = cycle.suspect, let from = newLeakID[suspect.from], let to = newLeakID[suspect.to] {
-                suspect.from = from
-                suspect.to = to
-                suspect.reference = suspect.reference.flatMap { references.indices.contains($0) ? newReferenceIndex[$0] : nil }
-                copy.suspect = suspect
-            } else {
-                copy.suspect = nil
+            let moved = { (suspect: Suspect) -> Suspect? in
+                guard leaks.indices.contains(suspect.from), leaks.indices.contains(suspect.to),
+                    let from = newLeakID[suspect.from], let to = newLeakID[suspect.to]
+                else { return nil }
+                var copy = suspect
+                copy.from = from
+                copy.to = to
+                copy.reference = suspect.reference.flatMap { references.indices.contains($0) ? newReferenceIndex[$0] : nil }
+                return copy
             }
+            copy.suspect = cycle.suspect.flatMap(moved)
+            copy.otherCuts = cycle.otherCuts?.compactMap(moved)
             keptCycles.append(copy)
         }
 

@@ -19,6 +19,9 @@ public struct LeakReport: Sendable, Codable, Equatable {
     public var cycles: [Cycle]
     /// What the walk could not read exactly (additional field).
     public var diagnostics: [WalkDiagnostic]
+    /// Every live object by type, most bytes first, when the check was asked for it
+    /// (`leakgraph run --live-histogram`; additional field, absent otherwise).
+    public var liveTypes: [TypeTally]?
 
     /// The number of leaked objects that are not in or held by a known library leak: what a check fails on.
     public var leakedObjectsOutsideLibraries: Int {
@@ -195,9 +198,17 @@ public struct LeakReport: Sendable, Codable, Equatable {
         public var fingerprint: String?
         /// The reference most likely to be the mistake, with the reason and a fix hint (additional field).
         public var suspect: Suspect?
+        /// When cutting the suspect alone leaves a cycle among the members (two loops through one object,
+        /// a delegate and a closure both holding the owner), the other references that must be cut too,
+        /// each with its reason and fix; `nil` when the suspect alone frees the cycle (additional field).
+        public var otherCuts: [Suspect]?
         /// When the cycle is a known leak of a library rather than of the checked code (see
         /// ``KnownLibraryLeaks``): which, and why (additional field).
         public var knownLibraryLeak: String?
+        /// For a cycle found among the objects a known library leak holds (a cycle a test case stores, held
+        /// by XCTest's root suite): the id of that known leak's cycle. The cycle is the checked code's own
+        /// leak — it leaks the moment its holder is released — and counts as such (additional field).
+        public var heldByKnownLibraryLeak: Int?
         /// In a report that combines several runs (`leakgraph test`: one per test library), the run the
         /// cycle was found in, e.g. `XCTest` or `Swift Testing`; `nil` in a single run's report
         /// (additional field).
@@ -216,21 +227,25 @@ public struct LeakReport: Sendable, Codable, Equatable {
         /// Creates a cycle.
         public init(
             id: Int, members: [Int], holds: [Int], heldCycles: [[Int]]? = nil, fingerprint: String? = nil,
-            suspect: Suspect? = nil, knownLibraryLeak: String? = nil, run: String? = nil, kind: String? = nil
+            suspect: Suspect? = nil, otherCuts: [Suspect]? = nil, knownLibraryLeak: String? = nil,
+            heldByKnownLibraryLeak: Int? = nil, run: String? = nil, kind: String? = nil
         ) {
             self.kind = kind
+            self.heldByKnownLibraryLeak = heldByKnownLibraryLeak
             self.id = id
             self.members = members
             self.holds = holds
             self.heldCycles = heldCycles
             self.fingerprint = fingerprint
             self.suspect = suspect
+            self.otherCuts = otherCuts
             self.knownLibraryLeak = knownLibraryLeak
             self.run = run
         }
     }
 
-    /// The reference of a root cycle most likely to be the mistake.
+    /// The reference of a root cycle most likely to be the mistake, or another reference that must be
+    /// cut with it (``Cycle/otherCuts``).
     public struct Suspect: Sendable, Codable, Equatable {
         /// The index of the reference in ``LeakReport/references`` (additional field; reports written before
         /// it are read with the index of the first reference matching `from`, `to` and `label`).

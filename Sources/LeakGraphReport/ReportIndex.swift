@@ -80,7 +80,13 @@ package struct ReportIndex: Sendable {
     /// The index in `report.references` of the suspect reference of `cycle`, when it has one that names a
     /// reference between two leaks of the report.
     package func suspectReference(of cycle: LeakReport.Cycle) -> Int? {
-        guard let reference = cycle.suspect?.reference, report.references.indices.contains(reference),
+        cycle.suspect.flatMap(referenceIndex(of:))
+    }
+
+    /// The index in `report.references` of `suspect` (the suspect or another cut), when it names a
+    /// reference between two leaks of the report.
+    package func referenceIndex(of suspect: LeakReport.Suspect) -> Int? {
+        guard let reference = suspect.reference, report.references.indices.contains(reference),
             position[report.references[reference].from] != nil, position[report.references[reference].to] != nil
         else { return nil }
         return reference

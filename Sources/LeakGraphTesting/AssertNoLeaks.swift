@@ -34,21 +34,11 @@ public func assertNoLeaks<R>(
     _ body: () throws -> R
 ) rethrows -> R {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let scope: LeakCheckScope
-    do {
-        scope = try LeakCheckScope.open(LeakCheckOptions(combining: options))
-    } catch {
-        TestFailure.record("assertNoLeaks: cannot check for leaks: \(error.message)", at: location)
+    guard let scope = LeakFailure.openScope(options, what: "assertNoLeaks", at: location) else {
         return try body()
     }
-    let value: R
-    do {
-        value = try scope.run(body)
-    } catch {
-        scope.cancel()
-        throw error
-    }
-    LeakFailure(report: scope.finish(), location: location).recordIfLeaking()
+    let (value, report) = try scope.check(body)
+    LeakFailure(report: report, location: location).recordIfLeaking()
     return value
 }
 
@@ -74,20 +64,10 @@ public func assertNoLeaks<R>(
     _ body: () async throws -> R
 ) async rethrows -> R {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let scope: LeakCheckScope
-    do {
-        scope = try LeakCheckScope.open(LeakCheckOptions(combining: options))
-    } catch {
-        TestFailure.record("assertNoLeaks: cannot check for leaks: \(error.message)", at: location)
+    guard let scope = LeakFailure.openScope(options, what: "assertNoLeaks", at: location) else {
         return try await body()
     }
-    let value: R
-    do {
-        value = try await scope.run(isolation: isolation, body)
-    } catch {
-        scope.cancel()
-        throw error
-    }
-    LeakFailure(report: await scope.finish(), location: location).recordIfLeaking()
+    let (value, report) = try await scope.check(isolation: isolation, body)
+    LeakFailure(report: report, location: location).recordIfLeaking()
     return value
 }

@@ -34,21 +34,12 @@ public struct ChecksForLeaksTrait: TestTrait, SuiteTrait, TestScoping {
         let location = TestLocation(
             fileID: test.sourceLocation.fileID, filePath: test.sourceLocation.filePath,
             line: test.sourceLocation.line, column: test.sourceLocation.column)
-        let scope: LeakCheckScope
-        do {
-            scope = try LeakCheckScope.open(options)
-        } catch {
-            TestFailure.record("checksForLeaks: cannot check for leaks: \(error.message)", at: location)
+        guard let scope = LeakFailure.openScope([options], what: "checksForLeaks", at: location) else {
             try await function()
             return
         }
-        do {
-            try await scope.run(function)
-        } catch {
-            scope.cancel()
-            throw error
-        }
-        LeakFailure(report: await scope.finish(), location: location).recordIfLeaking()
+        let (_, report) = try await scope.check(function)
+        LeakFailure(report: report, location: location).recordIfLeaking()
     }
 }
 

@@ -18,6 +18,17 @@ struct LeakFailure {
         report.cycles.indices.filter { report.cycles[$0].knownLibraryLeak == nil }
     }
 
+    /// Opens the scope of one check, or records why it cannot (recording refused) as a failure at
+    /// `location` and returns `nil`: the test then runs unchecked.
+    static func openScope(_ options: [LeakCheckOptions], what: String, at location: TestLocation) -> LeakCheckScope? {
+        do {
+            return try LeakCheckScope.open(LeakCheckOptions(combining: options))
+        } catch {
+            TestFailure.record("\(what): cannot check for leaks: \(error.message)", at: location)
+            return nil
+        }
+    }
+
     /// Records one failure when any cycle fails the test; writes the report files first.
     func recordIfLeaking() {
         guard !failingCycles.isEmpty else { return }

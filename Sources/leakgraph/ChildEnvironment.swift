@@ -24,9 +24,10 @@ struct ChildEnvironment: Equatable {
     /// - Parameters:
     ///   - program: the program's path as the report names it; `nil` leaves `LG_ENV_PROGRAM` unset.
     ///   - rendering: what the library writes besides (or instead of) the compact JSON report.
+    ///   - liveTypes: whether the check counts every live object by type (`LG_ENV_LIVE_TYPES`).
     init(
         inheriting inherited: [String: String], preloadLibrary: String, reportPath: String, frames: Int,
-        program: String? = nil, rendering: ChildRendering = ChildRendering()
+        program: String? = nil, rendering: ChildRendering = ChildRendering(), liveTypes: Bool = false
     ) {
         var variables = inherited
         let original = inherited["LD_PRELOAD"]
@@ -40,6 +41,7 @@ struct ChildEnvironment: Equatable {
         variables[LG_ENV_FRAMES] = String(frames)
         variables[LG_ENV_PROGRAM] = program
         variables[LG_ENV_RENDER] = rendering.isEmpty ? nil : rendering.words.joined(separator: ",")
+        variables[LG_ENV_LIVE_TYPES] = liveTypes ? "1" : nil
         self.variables = variables
     }
 

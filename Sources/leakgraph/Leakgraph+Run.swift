@@ -12,12 +12,18 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] -- <executable> [<argument> ...]
+                [--frames <n>] [--live-histogram] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
+                -- <executable> [<argument> ...]
                 """,
             discussion: """
                 The program runs with libLeakGraphPreload.so preloaded; when it exits normally (main \
                 returns or it calls exit()) every object it can no longer reach is reported, grouped by \
                 root cycle. The text summary goes to standard error unless --text names a file.
+
+                --every checks while the program runs too: each leak confirmed by a second walk is \
+                reported once, on standard error and, with --report-dir, as a JSON report in that \
+                folder; the check signal (SIGUSR2 unless --check-signal says otherwise) asks for a \
+                check now. SIGINT and SIGTERM end the program as they would without LeakGraph.
 
                 --dot, --svg and --html draw the leaked objects as memory graphs (laid out in-process \
                 with libgvc). With one root cycle PATH gets its graph; with several, PATH gets an \
@@ -46,6 +52,15 @@ extension Leakgraph {
         /// How many creation-stack frames the preload library records per object (`LEAKGRAPH_FRAMES`).
         @Option(help: Run.framesHelp)
         var frames: Int = Run.defaultFrames
+
+        /// Whether the report counts every live object by type (`liveTypes`, for `leakgraph diff`).
+        @Flag(
+            name: .customLong("live-histogram"),
+            help: "Also count every live object at exit by type, in the JSON report (for `leakgraph diff`).")
+        var liveHistogram = false
+
+        /// Checks while the program runs (`--every`, `--report-dir`, `--check-signal`).
+        @OptionGroup var monitor: MonitorOptions
 
         /// The program and its arguments, passed to it exactly.
         @Argument(
@@ -85,7 +100,8 @@ extension Leakgraph {
             defer { workspace.remove() }
             let check = try Run.check(
                 executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                environment: environment, rendering: ChildRendering(for: outputs), in: workspace)
+                environment: environment.merging(try monitor.environment()) { _, monitor in monitor },
+                rendering: ChildRendering(for: outputs), liveTypes: liveHistogram, in: workspace)
             try Run.publish(check, to: outputs)
             throw ExitCode(Run.exitStatus(for: check.synopsis))
         }
@@ -98,11 +114,11 @@ extension Leakgraph {
         /// - Throws: ``ToolError`` when the program cannot be started, crashed, or left no readable report.
         static func check(
             executable: String, command: [String], frames: Int, preloadLibrary: String, environment: [String: String],
-            rendering: ChildRendering, in workspace: ReportWorkspace
+            rendering: ChildRendering, liveTypes: Bool = false, in workspace: ReportWorkspace
         ) throws(ToolError) -> FinishedCheck {
             let childEnvironment = ChildEnvironment(
                 inheriting: environment, preloadLibrary: preloadLibrary, reportPath: workspace.reportPath,
-                frames: frames, program: executable, rendering: rendering
+                frames: frames, program: executable, rendering: rendering, liveTypes: liveTypes
             )
             let termination = try ChildProcess.run(
                 path: executable, arguments: command, environment: childEnvironment.entries

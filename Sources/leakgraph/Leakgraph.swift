@@ -10,9 +10,10 @@ struct Leakgraph: ParsableCommand {
             Exit status of `run`: 1 when leaks were found, 2 for a usage or tool error, otherwise the \
             checked program's own exit status. `test` exits with 1 when the package's code leaks, 3 when \
             its tests failed, 2 for a usage or tool error, else 0. `report` exits with 0 once it has \
-            rendered the report (leaks or not) and with 2 for a usage or tool error.
+            rendered the report (leaks or not) and with 2 for a usage or tool error. `diff` exits with 1 \
+            when the new report has new or more leaks, 2 for a usage or tool error, else 0.
             """,
-        subcommands: [Run.self, Test.self, Report.self]
+        subcommands: [Run.self, Test.self, Report.self, Diff.self]
     )
 
     /// Parses the command line, runs the subcommand and exits with LeakGraph's exit statuses: usage

@@ -145,4 +145,24 @@ struct ClosureFixtureTests {
                 "(closureContext) —capture[1]→ Fixture.Token",
             ])
     }
+
+    @Test("closures inside tuples and indirect enum payloads: lowered function types laid out by the walk", arguments: Optimization.allCases)
+    func closuresInTuples(_ optimization: Optimization) async throws {
+        // The payload box of `indirect case step(name:run:next:)` and a context capturing a tuple
+        // `(name:run:)` name their types with lowered function types, which the runtime cannot build.
+        let report = try await checkKindFixture(
+            "ClosuresInTuples", optimization,
+            leaking: LeakExpectation([
+                CycleShape(members: ["Fixture.Pipeline", "(box)"], holds: ["(box)"]),
+                CycleShape(members: ["Fixture.Router", "(closureContext)"]),
+            ]),
+            edges: [
+                "Fixture.Pipeline —steps (.step) (indirect)→ (box)",
+                "(box) —value.run (closure)→ Fixture.Pipeline",
+                "(box) —value.next (.step) (indirect)→ (box)",
+                "Fixture.Router —route (closure)→ (closureContext)",
+                "(closureContext) —capture[0].run (closure)→ Fixture.Router",
+            ])
+        #expect(report?.diagnostics == [])
+    }
 }

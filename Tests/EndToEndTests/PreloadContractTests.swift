@@ -71,6 +71,25 @@ struct PreloadContractTests {
             mode: "clean", options: ["--dot", graph.path], environment: ["FAKE_ENV_DUMP": dump.path, "LEAKGRAPH_RENDER": "text"]
         )
         #expect(try readDump(dump)["LEAKGRAPH_RENDER"] == "(unset)", "a graph needs the decoded report: nothing is rendered")
+        #expect(try readDump(dump)["LEAKGRAPH_MONITOR_INTERVAL"] == "(unset)", "no monitor without --every")
+    }
+
+    @Test("--every, --report-dir and --check-signal become the monitor's variables")
+    func monitorEnvironment() async throws {
+        let dump = try Scratch.directory("env-monitor").appendingPathComponent("env.txt")
+        _ = try await runProbe(
+            mode: "clean", options: ["--every", "1.5s", "--report-dir", "reports", "--check-signal", "USR1"],
+            environment: ["FAKE_ENV_DUMP": dump.path])
+        let values = try readDump(dump)
+        #expect(values["LEAKGRAPH_MONITOR_INTERVAL"] == "1500")
+        #expect(values["LEAKGRAPH_MONITOR_SIGNAL"] == "\(SIGUSR1)")
+        let folder = try #require(values["LEAKGRAPH_MONITOR_DIRECTORY"])
+        #expect(folder.hasPrefix("/") && folder.hasSuffix("/reports"), "made absolute: \(folder)")
+        _ = try await runProbe(
+            mode: "clean", options: ["--every", "250ms", "--check-signal", "none"], environment: ["FAKE_ENV_DUMP": dump.path])
+        let plain = try readDump(dump)
+        #expect(plain["LEAKGRAPH_MONITOR_INTERVAL"] == "250" && plain["LEAKGRAPH_MONITOR_SIGNAL"] == "0")
+        #expect(plain["LEAKGRAPH_MONITOR_DIRECTORY"] == "(unset)")
     }
 
     @Test("files rendered by the program for exactly this run are used: its JSON as it is, its text after the header")

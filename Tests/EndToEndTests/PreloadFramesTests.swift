@@ -5,7 +5,7 @@ import Testing
 // `--frames` itself): a LEAKGRAPH_FRAMES the library cannot use is an error written beside the
 // report path, never a silent fallback to the default.
 
-@Suite("Preload library: LEAKGRAPH_FRAMES", .timeLimit(.minutes(5)))
+@Suite("Preload library: LEAKGRAPH_FRAMES", .timeLimit(.minutes(10)))
 struct PreloadFramesTests {
     @Test("an invalid LEAKGRAPH_FRAMES is written to <output>.error and nothing is checked", arguments: ["many", "65", "-1", "16 "])
     func invalidFrames(_ value: String) async throws {

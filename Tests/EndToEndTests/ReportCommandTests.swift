@@ -48,6 +48,35 @@ struct ReportCommandTests {
         #expect(result.standardError.hasPrefix("leakgraph: " + prefix), "\(result.summary)", sourceLocation: sourceLocation)
     }
 
+    @Test("leakgraph diff: the leaking run against the fixed one and back; exit 1 only for new leaks")
+    func diff() async throws {
+        let leaking = try await savedRun("ArrayChildren", options: ["--live-histogram"])
+        let fixed = try await savedRun("ArrayChildren", mode: "fixed", options: ["--live-histogram"])
+        let liveTypes = try #require(leaking.report.liveTypes, "--live-histogram counts live objects by type")
+        let leakedTypes = Set(leaking.report.leaks.map(\.type))
+        #expect(leakedTypes.allSatisfy { type in liveTypes.contains { $0.type == type } }, "leaked objects are live too")
+        #expect(liveTypes.reduce(0) { $0 + $1.count } == leaking.report.summary.liveObjects)
+        #expect(try await savedRun("ArrayChildren").report.liveTypes == nil, "only when asked")
+        let folder = try Scratch.directory("diff")
+        let json = folder.appendingPathComponent("diff.json")
+
+        let regression = try await leakgraph(["diff", fixed.json.path, leaking.json.path, "--json", json.path])
+        #expect(!regression.signaled && regression.status == 1, "\(regression.summary)")
+        #expect(regression.standardOutput.hasPrefix("2 new leaks;"), "\(regression.summary)")
+        #expect(regression.standardOutput.contains("  new     0 → 1 ("))
+        let written = try JSONDecoder().decode(ReportDiff.self, from: Data(contentsOf: json))
+        #expect(written == ReportDiff(old: fixed.report, new: leaking.report))
+        #expect(written.liveTypes?.isEmpty == false)
+        #expect(regression.standardOutput.contains("LIVE OBJECTS BY TYPE"))
+
+        let improvement = try await leakgraph(["diff", leaking.json.path, fixed.json.path])
+        #expect(!improvement.signaled && improvement.status == 0, "\(improvement.summary)")
+        #expect(improvement.standardOutput.hasPrefix("0 new leaks, 2 gone;"), "\(improvement.summary)")
+
+        let missing = try await leakgraph(["diff", leaking.json.path, folder.appendingPathComponent("none.json").path])
+        expectOneLineError(missing, startingWith: "cannot read ")
+    }
+
     @Test("a report from a real run renders to exactly the text the run printed; exit status 0 despite the leaks")
     func rendersRealReport() async throws {
         let saved = try await savedRun("ArrayChildren")

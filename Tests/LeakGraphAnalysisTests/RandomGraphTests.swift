@@ -3,7 +3,7 @@ import LeakGraphModel
 import Testing
 
 /// A small deterministic generator (SplitMix64), so every run builds the same graphs.
-private struct SplitMix64 {
+struct SplitMix64 {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -72,7 +72,7 @@ struct HTMLReportTests {
         #expect(html.contains("<h4>_ContiguousArrayStorage&lt;LinkedRing.Payload&gt; <span class=\"role held\">held</span>"))
         #expect(html.contains("No creation backtrace was recorded."))
         // The table row.
-        #expect(html.contains("<td class=\"types\">DummyObject × 10, Payload × 3, _ContiguousArrayStorage&lt;LinkedRing.Payload&gt; × 1</td>"))
+        #expect(html.contains("<td class=\"types\">DummyObject × 10; holds Payload × 3, _ContiguousArrayStorage&lt;LinkedRing.Payload&gt; × 1</td>"))
     }
 
     @Test("a large ring lists a bounded number of addresses")

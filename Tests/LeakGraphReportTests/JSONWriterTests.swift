@@ -191,6 +191,10 @@ enum WriterFixtures {
                 .init(
                     id: 0, members: [0, 1], holds: [], heldCycles: [[2, 3], []], fingerprint: "lg1-0123abcd",
                     suspect: .init(reference: 1, from: 1, to: 2, label: "tupleElement", reason: "it closes the cycle", hint: "make it weak"),
+                    otherCuts: [
+                        .init(reference: 0, from: 0, to: 1, label: "owner", reason: "a second loop", hint: "make it `weak var owner`"),
+                        .init(from: 1, to: 0, label: "back", reason: "r", hint: "h"),
+                    ],
                     knownLibraryLeak: "XCTest: the test case holds its own run"),
                 .init(id: 1, members: [2, 3], holds: [0], heldCycles: [], kind: LeakReport.Cycle.orphanKind),
                 .init(

@@ -79,6 +79,32 @@ private func shapesReport() -> LeakReport {
 
 @Suite("Leak traces: ring paths, suspects and fingerprints in the text report")
 struct LeakTraceTests {
+    @Test("a cycle that needs two cuts names both, each with its fix; the same declaration is named once")
+    func otherCuts() throws {
+        var g = LeakedGraph()
+        let screen = g.object("App.Screen")
+        let registry = g.object("App.Registry")
+        let handler = g.object("App.Handler")
+        g.ref(screen, registry, "registry")
+        g.ref(registry, screen, "delegate")
+        g.ref(screen, handler, "handler")
+        g.ref(handler, screen, "owner")
+        let report = g.report()
+        let cycle = try #require(report.cycles.first)
+        #expect(cycle.suspect?.label == "delegate")
+        #expect(cycle.otherCuts?.map(\.label) == ["owner"])
+        let text = TextReport.render(report)
+        #expect(text.contains("   Suspect: Registry.delegate — "))
+        #expect(text.contains("   Also cut: Handler.owner — `owner` is named like a back-reference, yet it holds its target strongly. Fix: make it `weak var owner`."))
+        #expect(try LeakReport.decode(from: report.jsonData(prettyPrinted: false)) == report)
+
+        // Two members with the same back-reference: both must be cut, one declaration to change.
+        let shapes = shapesReport()
+        let group = try #require(shapes.cycles.first { $0.suspect?.label == "group" })
+        #expect(group.otherCuts?.map(\.label) == ["group"])
+        #expect(!TextReport.render(shapes).contains("Also cut: Member.group"))
+    }
+
     @Test("six shapes built by the report builder render as the golden file")
     func shapesGolden() throws {
         try expectMatchesGolden(TextReport.render(shapesReport()), named: "leak-traces.txt")

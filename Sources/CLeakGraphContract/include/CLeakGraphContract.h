@@ -28,6 +28,27 @@ extern "C" {
 /// synopsis, last (`LG_REPORT_SYNOPSIS_SUFFIX`): when it exists, the check is over and every file
 /// listed is complete.
 #define LG_ENV_RENDER "LEAKGRAPH_RENDER"
+/// `1`: the check at exit also counts every live object by type into the report's `liveTypes`
+/// (`leakgraph run --live-histogram`). Absent or anything else: it does not.
+#define LG_ENV_LIVE_TYPES "LEAKGRAPH_LIVE_TYPES"
+
+/// Milliseconds between the periodic leak checks of the monitor that `leakgraph run --every` asks
+/// for: a decimal integer in 1...LG_MONITOR_INTERVAL_LIMIT. Absent or invalid: no monitor, only the
+/// check at exit. The monitor reports each confirmed leak once, by fingerprint, to standard error
+/// (swift-log's default handler) and, with `LG_ENV_MONITOR_DIRECTORY`, as JSON reports.
+#define LG_ENV_MONITOR_INTERVAL "LEAKGRAPH_MONITOR_INTERVAL"
+/// The folder (absolute) where the monitor writes the JSON report of each check that found new
+/// leaks (`leakgraph-<time>-<check>.json`, the newest LG_MONITOR_KEPT_REPORTS kept). Absent: none.
+#define LG_ENV_MONITOR_DIRECTORY "LEAKGRAPH_MONITOR_DIRECTORY"
+/// The number of the signal that asks the monitor for a check now: a decimal integer in 1...64, or
+/// 0 for none. Absent or invalid: LG_MONITOR_SIGNAL_DEFAULT. Only read with LG_ENV_MONITOR_INTERVAL.
+#define LG_ENV_MONITOR_SIGNAL "LEAKGRAPH_MONITOR_SIGNAL"
+/// SIGUSR2 on Linux.
+#define LG_MONITOR_SIGNAL_DEFAULT 12
+/// The longest interval accepted (one day, in milliseconds).
+#define LG_MONITOR_INTERVAL_LIMIT 86400000
+/// How many JSON reports the monitor keeps in LG_ENV_MONITOR_DIRECTORY.
+#define LG_MONITOR_KEPT_REPORTS 20
 
 /// `LG_ENV_RENDER` word: write the text summary without its header to `<output>` +
 /// `LG_REPORT_TEXT_SUFFIX` (the CLI writes the header, which names the program, from what it saw).
@@ -66,6 +87,11 @@ extern "C" {
 /// decimal integer in 0...LG_FRAMES_LIMIT (no sign, no spaces), otherwise returns 0. Exists so that
 /// the C constructor and the Swift side accept exactly the same values.
 int lg_contract_parse_frames(const char *text, unsigned *frames);
+
+/// Parses a decimal integer in 0...`limit` (no sign, no spaces): returns 1 and stores it in `*value`,
+/// otherwise returns 0. No allocation, no stdio. Reads `LG_ENV_MONITOR_INTERVAL` and
+/// `LG_ENV_MONITOR_SIGNAL`.
+int lg_contract_parse_number(const char *text, unsigned long limit, unsigned long *value);
 
 /// Parses an `LG_ENV_RENDER` value: the `LG_RENDER_BIT_*` bits of the words it lists (0 for NULL,
 /// an empty text or no known word). Words are separated by commas; unknown words are skipped. No

@@ -267,6 +267,18 @@ typedef struct lg_scan_stats {
 /// thread created meanwhile, /proc unreadable, the signal taken by the program): nothing is proven.
 #define LG_SCAN_ABSTAINED 1
 
+/// Zeroes 64 KiB of the stack below the caller's frame, so that dead frames hold no stale copies of
+/// pointers when a holder scan runs on this thread later (call it before the check's deep calls).
+void lg_scan_scrub_stack(void);
+
+/// Marks the start of a check on this thread: a holder scan run on it later reads this thread's
+/// stack from this caller's frame up (its callers' frames), not the check's own frames below it, whose
+/// slots hold the check's working copies of object addresses. The callee-saved registers at this point
+/// (the callers' values) are kept where the scan reads them. Nested calls keep the outermost mark.
+void lg_scan_enter_check(void);
+/// Ends what the matching `lg_scan_enter_check` began.
+void lg_scan_leave_check(void);
+
 /// The conservative holder scan behind orphan detection. Must be called while the calling thread
 /// holds a freeze (`lg_freeze_objects`), so no tracked object moves or is freed.
 ///

@@ -18,6 +18,27 @@ const char *lg_preload_program_path(void);
 /// The `LG_RENDER_BIT_*` bits of what `leakgraph run` asked to render in `LEAKGRAPH_RENDER`.
 unsigned lg_preload_render(void);
 
+/// 1 when `leakgraph run` asked for the live-object histogram (`LEAKGRAPH_LIVE_TYPES=1`), else 0.
+int lg_preload_live_types(void);
+/// The monitor's interval in milliseconds (`LEAKGRAPH_MONITOR_INTERVAL`), 0 when no monitor was asked for.
+unsigned long lg_preload_monitor_interval_ms(void);
+
+/// The monitor's report folder (`LEAKGRAPH_MONITOR_DIRECTORY`), empty when none.
+const char *lg_preload_monitor_directory(void);
+
+/// The signal that asks for a check now (`LEAKGRAPH_MONITOR_SIGNAL`), 0 when none or when its
+/// handler could not be installed.
+int lg_preload_monitor_signal(void);
+
+/// Blocks until the check signal arrives (its handler posts a semaphore; several signals before the
+/// wait returns may make one return). Called in a loop by the monitor's request thread.
+void lg_preload_wait_check_request(void);
+
+/// Implemented in Swift (LeakGraphPreload, `@_cdecl`): starts the `LeakMonitor` with the settings
+/// above and the thread that turns check signals into requests. Called once by the constructor,
+/// after the hook is installed, when a monitor was asked for.
+void leakgraph_preload_monitor_start(void);
+
 /// Implemented in Swift (LeakGraphPreload, `@_cdecl`): walks the heap, analyses it and writes the
 /// report to `output_path` (through `<output_path>.partial`), with the renderings asked for beside
 /// it, or one sentence to `<output_path>.error`. `exit_status` is the status the program passed to

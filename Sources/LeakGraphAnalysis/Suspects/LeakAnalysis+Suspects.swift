@@ -20,6 +20,67 @@ extension LeakAnalysis {
     }
 }
 
+extension LeakAnalysis {
+    /// Per root cycle, every reference that must be cut (made weak, or cleared) for its members to be
+    /// freed: the suspect first (``suspectReferences()``), then, while the cycle's other strong
+    /// references still form a cycle — two loops through one object, a delegate and a closure both
+    /// holding the owner, two properties holding the same object — the suspect of each cycle left,
+    /// by the same rules, until none is left or `limit` references are named.
+    ///
+    /// - Returns: One list per root cycle, `result[i]` for ``rootCycles``[i]; its first element is
+    ///   `suspectReferences()[i]`.
+    /// - Complexity: O(*k* (*n* + *e*)) for *k* cuts per cycle (one strongly connected components pass
+    ///   over the cycle's members per cut).
+    public func cutReferences(limit: Int = 16) -> [[SuspectReference]] {
+        let cycleEdges = CycleEdges(analysis: self)
+        var finder = SuspectFinder(graph: graph)
+        return rootCycles.map { cycle in
+            var cuts: [SuspectReference] = []
+            var pending: [(members: [Int], edges: [Int])] = [(cycle.members, cycleEdges.edges[cycle.id])]
+            while cuts.count < max(1, limit), let part = pending.popLast() {
+                let scope = RootCycle(id: cycle.id, members: part.members, holds: [])
+                guard let cut = finder.suspect(of: scope, edges: part.edges) else { continue }
+                cuts.append(cut)
+                let rest = part.edges.filter { $0 != cut.reference }
+                pending.append(contentsOf: cyclicParts(of: part.members, edges: rest).reversed())
+            }
+            return cuts
+        }
+    }
+
+    /// The strongly connected parts of `members` over `edges` (reference indices) that still contain a
+    /// cycle: two or more members, or one member with a reference to itself; each with its own edges.
+    private func cyclicParts(of members: [Int], edges: [Int]) -> [(members: [Int], edges: [Int])] {
+        var local: [Int: Int] = [:]
+        for (position, member) in members.enumerated() {
+            local[member] = position
+        }
+        var successors = [[Int]](repeating: [], count: members.count)
+        for index in edges {
+            let reference = graph.references[index]
+            if let from = local[reference.from], let to = local[reference.to] {
+                successors[from].append(to)
+            }
+        }
+        let components = StronglyConnectedComponents.compute(StrongAdjacency(successors: successors))
+        var partMembers = [[Int]](repeating: [], count: components.count)
+        for (position, member) in members.enumerated() {
+            partMembers[components.component[position]].append(member)
+        }
+        var partEdges = [[Int]](repeating: [], count: components.count)
+        for index in edges {
+            let reference = graph.references[index]
+            if let from = local[reference.from], let to = local[reference.to],
+                components.component[from] == components.component[to] {
+                partEdges[components.component[from]].append(index)
+            }
+        }
+        return (0 ..< components.count).compactMap { part in
+            partMembers[part].count > 1 || !partEdges[part].isEmpty ? (partMembers[part], partEdges[part]) : nil
+        }
+    }
+}
+
 /// Applies the suspect rules to the internal strong references of one cycle at a time.
 private struct SuspectFinder {
     let graph: ObjectGraph

@@ -133,7 +133,7 @@ public enum DOTRenderer {
         if let suspect = value.suspect, let name = suspectName(index, value) {
             label += "<BR/><FONT COLOR=\"\(GraphStyle.suspectColor)\">"
                 + DOTText.htmlEscaped("⚠ suspect: \(name)") + "</FONT>"
-            tooltip.append("⚠ suspect: \(name) — \(suspect.reason)\nFix: \(suspect.hint)")
+            tooltip.append("⚠ suspect: \(name) — \(CodeSpans.plain(suspect.reason))\nFix: \(CodeSpans.plain(suspect.hint))")
         }
         if let fingerprint = value.fingerprint {
             smallLines.append("fingerprint \(fingerprint)")
@@ -237,7 +237,12 @@ public enum DOTRenderer {
 
     /// `DummyObject.next`: the suspect's source type and path (``ReportNaming/referenceText(type:path:)``).
     static func suspectName(_ index: ReportIndex, _ cycle: LeakReport.Cycle) -> String? {
-        guard let reference = index.suspectReference(of: cycle) else { return cycle.suspect?.label }
+        cycle.suspect.map { cutName(index, $0) }
+    }
+
+    /// `Type.label` of a suspect or another cut (its label alone when it names no reference of the report).
+    static func cutName(_ index: ReportIndex, _ suspect: LeakReport.Suspect) -> String {
+        guard let reference = index.referenceIndex(of: suspect) else { return suspect.label }
         let value = index.report.references[reference]
         guard let from = index.position[value.from] else { return value.label }
         return ReportNaming.referenceText(type: index.typeName(from), path: value.path)
@@ -260,8 +265,10 @@ public enum DOTRenderer {
         var result: [Int: LeakReport.Suspect] = [:]
         for cycle in cycles {
             let value = index.report.cycles[cycle]
-            if let suspect = value.suspect, let reference = index.suspectReference(of: value) {
-                result[reference] = suspect
+            for cut in [value.suspect].compactMap({ $0 }) + (value.otherCuts ?? []) {
+                if let reference = index.referenceIndex(of: cut) {
+                    result[reference] = cut
+                }
             }
         }
         return result

@@ -364,7 +364,7 @@ struct GraphBuilder {
                         Edge(
                             from: from, to: to, label: "⚠ suspect: \(reference.label)\(ownership)",
                             tooltip: "⚠ Suspect: \(nodes[from].name).\(reference.label) → \(nodes[to].name)\n"
-                                + "\(suspect.reason)\nFix: \(suspect.hint)",
+                                + "\(CodeSpans.plain(suspect.reason))\nFix: \(CodeSpans.plain(suspect.hint))",
                             kind: kind
                         )
                     )

@@ -141,15 +141,18 @@ private struct HTMLPage {
         for (cycle, value) in report.cycles.enumerated() {
             let (members, held) = parts(of: value)
             let bytes = (members + held).reduce(0) { $0 + report.leaks[$1].size }
-            let types = typeGroups(members + held)
-            var typeText = types.prefix(HTMLReport.tableTypeLimit).map { "\($0.name) × \(ReportNaming.grouped($0.count))" }
-                .joined(separator: ", ")
-            if types.count > HTMLReport.tableTypeLimit {
-                typeText += ", …"
+            // The cycle's own types always show; the held ones up to the limit.
+            func listed(_ groups: [ReportNaming.TypeGroup], limit: Int) -> String {
+                let shown = groups.prefix(limit).map { "\($0.name) × \(ReportNaming.grouped($0.count))" }
+                return (shown + (groups.count > limit ? ["…"] : [])).joined(separator: ", ")
+            }
+            var typeText = listed(typeGroups(members), limit: .max)
+            if !held.isEmpty {
+                typeText += "; holds " + listed(typeGroups(held), limit: HTMLReport.tableTypeLimit)
             }
             let fingerprint = value.fingerprint.map { "<code>\(e($0))</code>" } ?? "<span class=\"muted\">—</span>"
             let suspect = value.suspect.map { suspect in
-                "<code>\(e(suspectName(value)))</code><br><span class=\"hint\">\(e(suspect.hint))</span>"
+                "<code>\(e(suspectName(value)))</code><br><span class=\"hint\">\(CodeSpans.html(suspect.hint))</span>"
             } ?? "<span class=\"muted\">—</span>"
             html.append(
                 "<tr><td><a href=\"#cycle-\(cycle + 1)\">#\(cycle + 1)</a></td>"
@@ -208,8 +211,14 @@ private struct HTMLPage {
         html.append("<h2>Root cycle #\(cycle + 1) <small>\(e(subtitle))</small></h2>")
         if let suspect = value.suspect {
             html.append("<div class=\"suspect\">")
-            html.append("<p><b>⚠ Suspect: <code>\(e(suspectName(value)))</code></b> — \(e(suspect.reason))</p>")
-            html.append("<p><b>Fix:</b> \(e(suspect.hint))</p>")
+            html.append("<p><b>⚠ Suspect: <code>\(e(suspectName(value)))</code></b> — \(CodeSpans.html(suspect.reason))</p>")
+            html.append("<p><b>Fix:</b> \(CodeSpans.html(suspect.hint))</p>")
+            var fixes: Set<[String]> = [[suspectName(value), suspect.hint]]
+            for cut in value.otherCuts ?? [] where fixes.insert([cutName(cut), cut.hint]).inserted {
+                html.append(
+                    "<p><b>⚠ Also cut: <code>\(e(cutName(cut)))</code></b> — \(CodeSpans.html(cut.reason))"
+                        + "<br><b>Fix:</b> \(CodeSpans.html(cut.hint))</p>")
+            }
             html.append("</div>")
         }
         if let fingerprint = value.fingerprint {
@@ -373,6 +382,10 @@ private struct HTMLPage {
     /// `DummyObject.next`.
     func suspectName(_ cycle: LeakReport.Cycle) -> String {
         DOTRenderer.suspectName(index, cycle) ?? ""
+    }
+
+    func cutName(_ cut: LeakReport.Suspect) -> String {
+        DOTRenderer.cutName(index, cut)
     }
 
     /// Types of `positions` in ``ReportNaming/typeGroups(_:)`` order.

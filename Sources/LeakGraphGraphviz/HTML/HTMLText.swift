@@ -13,7 +13,7 @@ enum HTMLText {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
-            case "\n", "\t" where keepingLineBreaks: result.unicodeScalars.append(scalar)
+            case "\n" where keepingLineBreaks, "\t" where keepingLineBreaks: result.unicodeScalars.append(scalar)
             default: result.unicodeScalars.append(DOTText.isControl(scalar) ? "\u{FFFD}" : scalar)
             }
         }

@@ -43,6 +43,10 @@ enum TailPlan {
     case errorValue
     /// A generic closure context: captures laid out per object from the bindings it stores.
     case genericCaptures(GenericClosurePlan)
+    /// A key path object (`AnyKeyPath` and subclasses): its component buffer, whose 32-bit header at
+    /// `headerOffset` says whether anything in it needs destroying (the trivial flag). A buffer that is
+    /// not trivial holds captured subscript arguments, which no metadata describes: not read.
+    case keyPathBuffer(headerOffset: Int)
 }
 
 /// How a dictionary key is shown in labels (`["a"]`, `[42]`), read from raw memory without copying.

@@ -81,6 +81,17 @@ final class ObjectPlans {
                     } else {
                         unreadable.append("set element type unknown")
                     }
+                case "AnyKeyPath":
+                    // The component buffer is tail-allocated (32-bit elements) after the instance.
+                    tail = .keyPathBuffer(headerOffset: align(Int(metadata.uint32(at: 24)), to: 4))
+                case "ManagedBuffer":
+                    // The header is a stored property (read below); the elements are tail-allocated, and
+                    // how many are initialized only the program knows.
+                    if let element = genericArguments?.pointer(at: 8), !values.slots(of: element).isEmpty {
+                        unreadable.append(
+                            "tail-allocated elements of type \(values.typeName(element)) are not read (ManagedBuffer: "
+                                + "how many are initialized only the program knows)")
+                    }
                 default:
                     break
                 }
@@ -143,6 +154,7 @@ final class ObjectPlans {
             // Boxes of fixed-layout values (captured vars, indirect payloads, boxed existentials) have
             // this very shape; the walk tells them apart by how they are referenced.
             plan.boxedTypeName = name.resolve(context: nil, genericArguments: nil).map { values.typeName($0) }
+                ?? loweredLayout(of: name, context: nil, genericArguments: nil)?.typeName
                 ?? (name.referenceStorage == .weak ? "weak reference" : "value")
         }
         return plan
@@ -205,7 +217,16 @@ final class ObjectPlans {
                     continue
                 }
                 guard let type = name.resolve(context: context, genericArguments: genericArguments) else {
-                    return (slots, "\(label): capture type \(name.printable) could not be resolved")
+                    // A tuple with lowered function types (an `indirect` payload's box, a captured tuple of
+                    // closures): the runtime cannot build it, so it is laid out here, element by element.
+                    guard let lowered = loweredLayout(of: name, context: context, genericArguments: genericArguments)
+                    else {
+                        return (slots, "\(label): capture type \(readable(name)) could not be resolved")
+                    }
+                    offset = align(offset, to: lowered.alignment)
+                    slots += lowered.slots.map { $0.shifted(by: offset, under: path) }
+                    offset += lowered.size
+                    continue
                 }
                 let witnesses = ValueWitnesses(of: type)
                 offset = align(offset, to: witnesses.alignment)
@@ -214,6 +235,80 @@ final class ObjectPlans {
             }
         }
         return (slots, nil)
+    }
+
+    /// The layout of a type the runtime cannot resolve because it contains lowered function types
+    /// (``LoweredTypeName``): tuples laid out element by element in order, each at its alignment, as
+    /// Swift lays out tuples; a thick function is a function pointer and a strong context (16 bytes), a
+    /// thin one a pointer; every other part is resolved by the runtime on its own. `nil` when any part
+    /// cannot be read exactly.
+    func loweredLayout(
+        of name: MangledName, context: UnsafeRawPointer?, genericArguments: UnsafeRawPointer?
+    ) -> (slots: [Slot], size: Int, alignment: Int, typeName: String)? {
+        guard let tree = LoweredTypeName.parse(name.bytes) else { return nil }
+        func layout(_ node: LoweredTypeName.Node) -> (slots: [Slot], size: Int, alignment: Int, typeName: String)? {
+            switch node.shape {
+            case .function(.thick):
+                return ([Slot(offset: 0, path: .empty, content: .thickFunction)], 16, 8, "closure")
+            case .function(.thin), .optionalFunction(.thin):
+                return ([], 8, 8, "function pointer")
+            case .optionalFunction(.thick):
+                // Laid out as `Optional<() -> ()>`: every thick function is a function pointer and a context,
+                // and `nil` is a null function pointer, whatever the signature.
+                let text = Array("yycSg".utf8)
+                guard let type = text.withUnsafeBytes({ bytes in
+                    MangledName.resolveText(bytes.baseAddress!, length: bytes.count)
+                }) else { return nil }
+                let witnesses = ValueWitnesses(of: type)
+                return (values.slots(of: type), witnesses.size, witnesses.alignment, "optional closure")
+            case .tuple(let elements):
+                var slots: [Slot] = []
+                var offset = 0
+                var alignment = 1
+                var names: [String] = []
+                for (index, element) in elements.enumerated() {
+                    guard let part = layout(element.node) else { return nil }
+                    offset = align(offset, to: part.alignment)
+                    let label = element.label ?? String(index)
+                    slots += part.slots.map { $0.shifted(by: offset, under: [.tupleElement(label)]) }
+                    offset += part.size
+                    alignment = max(alignment, part.alignment)
+                    names.append(element.label.map { "\($0): \(part.typeName)" } ?? part.typeName)
+                }
+                return (slots, offset, alignment, "(" + names.joined(separator: ", ") + ")")
+            case .other:
+                guard let type = name.resolve(part: node.start..<node.end, context: context, genericArguments: genericArguments)
+                else { return nil }
+                let witnesses = ValueWitnesses(of: type)
+                return (values.slots(of: type), witnesses.size, witnesses.alignment, values.typeName(type))
+            }
+        }
+        return layout(tree)
+    }
+
+    /// A mangled name as a diagnostic shows it: each symbolic reference replaced by the name of the type
+    /// it refers to, in angle brackets, when it resolves on its own (`SS4name_Ieg_3run<Fixture.Step>4nextt`),
+    /// else `<ref>`; the same name always reads the same, so diagnostics group by it.
+    func readable(_ name: MangledName) -> String {
+        let bytes = name.bytes
+        var result = ""
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x01...0x17:
+                let resolved = index + 5 <= bytes.count
+                    ? name.resolve(part: index..<(index + 5), context: nil, genericArguments: nil) : nil
+                result += "<" + (resolved.map { values.typeName($0) } ?? "ref") + ">"
+                index += 5
+            case 0x18...0x1F:
+                result += "<ptr>"
+                index += 1 + MemoryLayout<UInt>.size
+            default:
+                result.unicodeScalars.append(Unicode.Scalar(bytes[index]))
+                index += 1
+            }
+        }
+        return result
     }
 
     // MARK: Boxes

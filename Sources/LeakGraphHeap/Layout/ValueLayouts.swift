@@ -36,6 +36,10 @@ final class ValueLayouts {
             return functionSlots(metadata)
         case .existential:
             return existentialSlots(metadata)
+        case .extendedExistential:
+            return extendedExistentialSlots(metadata)
+        case .fixedArray:
+            return fixedArraySlots(metadata)
         case .metatype, .existentialMetatype:
             return []
         case .opaque:
@@ -68,6 +72,7 @@ final class ValueLayouts {
     // MARK: Structs
 
     private func structSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+
         guard let descriptorPointer = metadata.pointer(at: 8) else {
             return nonPODOrUnreadable(metadata, reason: "struct without descriptor")
         }
@@ -76,7 +81,7 @@ final class ValueLayouts {
             return [Slot(offset: 0, path: .empty, content: .reference(.unmanaged))]
         }
         let count = descriptor.structNumFields
-        guard count > 0 else { return [] }
+        guard count > 0 else { return rawLayoutSlots(metadata) }
         guard let fields = descriptor.fieldDescriptor else {
             return nonPODOrUnreadable(metadata, reason: "no reflection metadata for \(typeName(metadata))")
         }
@@ -96,6 +101,15 @@ final class ValueLayouts {
                 ? slots.map { $0.path.steps.first == .storage ? $0 : $0.shifted(by: 0, under: [.storage]) } : slots
         }
         return result
+    }
+
+    /// A struct without stored fields that still needs destroying: a `@_rawLayout` type (the storage of
+    /// `Synchronization`'s types), whose contents only its own code knows. Named as not read.
+    private func rawLayoutSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+        guard ValueWitnesses(of: metadata).isNonPOD else { return [] }
+        return [
+            Slot(offset: 0, path: .empty, content: .unreadable("\(typeName(metadata)) has no stored fields to read (raw layout)"))
+        ]
     }
 
     /// The slots of one stored property, shifted to `offset` and placed under `path` (by default the
@@ -122,6 +136,11 @@ final class ValueLayouts {
         }
         guard let type = mangled.resolve(context: context, genericArguments: genericArguments) else {
             return [Slot(offset: offset, path: name, content: .unreadable("field type could not be resolved"))]
+        }
+        if MetadataKind(of: type) == .tuple, type.word(at: 8) == 0, mangled.textSuffix != Array("yt".utf8) {
+            // The runtime's reflection answers a type that is not `Copyable` (`Mutex<[Subscriber]>`) with
+            // the empty tuple, through an accessor the compiler emits for older reflection clients.
+            return [Slot(offset: offset, path: name, content: .unreadable("field type is not Copyable: reflection gives no layout for it"))]
         }
         return slots(of: type).map { $0.shifted(by: offset, under: name) }
     }
@@ -168,6 +187,48 @@ final class ValueLayouts {
         }
         let name = typeName(metadata)
         return [Slot(offset: 0, path: .empty, content: .opaqueExistential(name.hasPrefix("any ") || name == "Any" ? name : "any " + name))]
+    }
+
+    /// `any Repository<Product>` (an existential with primary associated types, metadata kind 0x307):
+    /// the metadata holds its shape (swift/ABI/Metadata.h, `ExtendedExistentialTypeShape`), whose flags
+    /// say how the value is stored. A class-constrained one holds the object pointer inline, an opaque one
+    /// is the ordinary container (three-word buffer, then the dynamic type's metadata, then witness
+    /// tables), a metatype-constrained one holds a metadata pointer; an explicit layout is not read.
+    private func extendedExistentialSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+        guard let shape = metadata.pointer(at: 8) else {
+            return [Slot(offset: 0, path: .empty, content: .unreadable("extended existential without shape"))]
+        }
+        switch shape.uint32(at: 0) & 0xFF {
+        case 0: return [Slot(offset: 0, path: .empty, content: .opaqueExistential(typeName(metadata)))]
+        case 1: return [Slot(offset: 0, path: .empty, content: .classExistential)]
+        case 2: return []
+        default:
+            return nonPODOrUnreadable(metadata, reason: "\(typeName(metadata)) has an explicit existential layout")
+        }
+    }
+
+    /// `InlineArray<count, Element>`'s storage, `Builtin.FixedArray` (metadata kind 0x308): the count (a
+    /// pointer-sized integer) at +8 and the element's metadata at +16 (swift/ABI/Metadata.h,
+    /// `TargetFixedArrayTypeMetadata`); the elements follow one another at the element's stride, which is
+    /// checked against the array's own size before it is believed.
+    private func fixedArraySlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+        let count = Int(bitPattern: metadata.word(at: 8))
+        guard count > 0, let element = metadata.pointer(at: 16) else { return [] }
+        let elementSlots = slots(of: element)
+        guard !elementSlots.isEmpty else { return [] }
+        let stride = ValueWitnesses(of: element).stride
+        guard ValueWitnesses(of: metadata).size == count * stride else {
+            return [Slot(offset: 0, path: .empty, content: .unreadable("inline array size does not match \(count) elements"))]
+        }
+        guard count * elementSlots.count <= 1 << 16 else {
+            return [Slot(offset: 0, path: .empty, content: .unreadable("inline array of \(count) elements is too large to lay out"))]
+        }
+        var result: [Slot] = []
+        result.reserveCapacity(count * elementSlots.count)
+        for index in 0..<count {
+            result += elementSlots.map { $0.shifted(by: index * stride, under: [.element(index)]) }
+        }
+        return result
     }
 
     // MARK: Enums

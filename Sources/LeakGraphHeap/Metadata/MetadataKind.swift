@@ -1,5 +1,5 @@
 /// Metadata kinds of the Swift runtime (swift/ABI/MetadataKind.def).
-enum MetadataKind: UInt {
+enum MetadataKind: UInt, CaseIterable {
     case `class` = 0
     case `struct` = 0x200
     case `enum` = 0x201

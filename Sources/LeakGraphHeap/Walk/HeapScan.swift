@@ -20,6 +20,8 @@ public struct HeapScan {
     let plans: [ObjectPlan]
     /// Nodes by address, and each node's record.
     let index: AddressIndex
+    /// Per plan: the bytes of its live objects.
+    let planBytes: [Int]
 
     /// The number of live objects (nodes).
     public var liveObjects: Int { strongGraph.nodeCount }
@@ -51,6 +53,21 @@ public struct HeapScan {
         let matching = plans.map { predicate($0.typeName) }
         guard matching.contains(true) else { return [] }
         return planIDs.indices.filter { matching[Int(planIDs[$0])] }
+    }
+
+    /// Every live object by type, most bytes first (objects of one type with several plans, such as
+    /// generic instances, are one row per plan type name).
+    public var liveTypes: [TypeTally] {
+        var counts = [Int](repeating: 0, count: plans.count)
+        for id in planIDs {
+            counts[Int(id)] += 1
+        }
+        var rows: [String: TypeTally] = [:]
+        for (id, plan) in plans.enumerated() where counts[id] > 0 {
+            rows[plan.typeName, default: TypeTally(type: plan.typeName, count: 0, bytes: 0)].count += counts[id]
+            rows[plan.typeName]!.bytes += planBytes[id]
+        }
+        return rows.values.sorted { ($1.bytes, $0.type) < ($0.bytes, $1.type) }
     }
 
     /// The plan of `node`.

@@ -67,6 +67,7 @@ public struct HeapWalker {
         var planID: [ObjectIdentifier: UInt32] = [:]
         var lastMetadata: UInt = 0
         var lastPlan: (plan: ObjectPlan, id: UInt32)?
+        var planBytes: [Int] = []
 
         for position in 0 ..< count {
             let record = record(position)
@@ -90,12 +91,14 @@ public struct HeapWalker {
                     current = (plan, UInt32(distinctPlans.count))
                     planID[key] = current.id
                     distinctPlans.append(plan)
+                    planBytes.append(0)
                 }
                 lastPlan = current
                 lastMetadata = record.metadata
             }
             retainCounts.append(UInt32(clamping: lg_retain_count(object)))
             planIDs.append(current.id)
+            planBytes[Int(current.id)] += record.size
         }
         let index = AddressIndex(count: count, skipped: skipped, address: address)
 
@@ -141,7 +144,8 @@ public struct HeapWalker {
         diagnostics.sort { ($0.objectCount, $0.typeName, $0.reason) > ($1.objectCount, $1.typeName, $1.reason) }
         return HeapScan(
             strongGraph: StrongReferenceGraph(retainCounts: retainCounts, offsets: offsets, targets: targets),
-            diagnostics: diagnostics, trackedObjects: count, planIDs: planIDs, plans: distinctPlans, index: index)
+            diagnostics: diagnostics, trackedObjects: count, planIDs: planIDs, plans: distinctPlans, index: index,
+            planBytes: planBytes)
     }
 
     /// The graph of the live objects `nodes` of `scan` (node indices, ascending): their nodes and every

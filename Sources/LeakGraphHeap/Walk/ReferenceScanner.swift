@@ -68,6 +68,11 @@ struct ReferenceScanner {
             let layout = plans.genericCaptureSlots(generic, object: object)
             if let reason = layout.unreadable { unreadable(reason) }
             scan(slots: layout.slots, at: object, prefix: .empty, found: found)
+        case .keyPathBuffer(let headerOffset):
+            // SwiftShims' KeyPath.h: bit 31 of the buffer header is the trivial flag.
+            if object.uint32(at: headerOffset) & 0x8000_0000 == 0 {
+                unreadable("captured subscript arguments of a key path are not read (no metadata describes them)")
+            }
         case .setBuckets(let element, let stride):
             guard !element.isEmpty, let elements = object.pointer(at: 48) else { return }
             forEachOccupiedBucket(object, bitmapOffset: 56) { bucket in

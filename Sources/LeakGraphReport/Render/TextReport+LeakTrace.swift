@@ -8,6 +8,11 @@ import LeakGraphModel
 ///    Suspect: BikeRegistry.delegate — `delegate` is named like a back-reference, yet it holds its target strongly. Fix: make it `weak var delegate`.
 ///    Fingerprint: 5b0e1c9a7f3d2e41
 /// ```
+///
+/// When the suspect alone does not free the cycle, an `Also cut:` line follows it for each other
+/// reference that must be cut (``LeakReport/Cycle/otherCuts``) and needs a change of its own: cuts of
+/// the same `Type.label` with the same fix as one already shown (the same declaration in another
+/// object of the cycle) are not repeated.
 extension TextRenderer {
     /// A reference of the report by leak positions and its index in `report.references`.
     struct SuspectEdge {
@@ -24,7 +29,12 @@ extension TextRenderer {
 
     /// The suspect of `cycle` by leak positions, when it has one that names two leaks of the report.
     func suspectEdge(of cycle: LeakReport.Cycle) -> SuspectEdge? {
-        guard let reference = index.suspectReference(of: cycle) else { return nil }
+        cycle.suspect.flatMap(edge(of:))
+    }
+
+    /// The reference `suspect` names (the suspect or another cut) by leak positions.
+    func edge(of suspect: LeakReport.Suspect) -> SuspectEdge? {
+        guard let reference = index.referenceIndex(of: suspect) else { return nil }
         let suspect = report.references[reference]
         guard let from = position[suspect.from], let to = position[suspect.to] else { return nil }
         return SuspectEdge(from: from, to: to, reference: reference)
@@ -49,6 +59,12 @@ extension TextRenderer {
             let reason = Self.sentence(suspect.reason)
             let hint = Self.sentence(suspect.hint)
             lines.append("   Suspect: \(stepText(edge)) — \(reason) Fix: \(hint)")
+            // One line per distinct fix: the same declaration in several objects is one change.
+            var fixes: Set<[String]> = [[stepText(edge), suspect.hint]]
+            for cut in cycle.otherCuts ?? [] {
+                guard let other = self.edge(of: cut), fixes.insert([stepText(other), cut.hint]).inserted else { continue }
+                lines.append("   Also cut: \(stepText(other)) — \(Self.sentence(cut.reason)) Fix: \(Self.sentence(cut.hint))")
+            }
         }
         if let fingerprint = cycle.fingerprint {
             lines.append("   Fingerprint: \(fingerprint)")

@@ -69,3 +69,12 @@ func expectNoLeaks(_ run: LeakgraphRun, program: String, mode: String, sourceLoc
 func ownershipCounts(_ report: LeakReport) -> [String: Int] {
     Dictionary(report.references.map { ($0.ownership.rawValue, 1) }, uniquingKeysWith: +)
 }
+
+/// Runs fixture `name` at `optimization` in its `leak` and `fixed` modes under `leakgraph run`, both at
+/// once, for tests that check more than ``checkFixture(_:_:leaking:cleanModes:sourceLocation:)`` does.
+func runLeakAndFixed(_ name: String, _ optimization: Optimization) async throws -> (program: String, leaking: LeakgraphRun, fixed: LeakgraphRun) {
+    let program = try await FixtureBuilds.shared.executable(name, optimization).path
+    async let leakRun = LeakgraphRun.run(program, ["leak"])
+    let fixed = try await LeakgraphRun.run(program, ["fixed"])
+    return (program, try await leakRun, fixed)
+}

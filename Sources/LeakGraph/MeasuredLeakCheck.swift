@@ -1,0 +1,17 @@
+import LeakGraphReport
+
+/// A leak check's report and the pause it imposed (``LeakChecker/measuredCheck(program:executablePath:)``).
+public struct MeasuredLeakCheck: Sendable {
+    /// The report of the check.
+    public var report: LeakReport
+    /// How long the heap was frozen: other threads that allocated a Swift object or freed a tracked
+    /// one waited at most this long. The rest of the check (analysis of the leaked objects,
+    /// symbolization, building the report) runs while they go on.
+    public var pause: Duration
+
+    /// Creates a measured check.
+    public init(report: LeakReport, pause: Duration) {
+        self.report = report
+        self.pause = pause
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LeakGraphRecording
+import LeakGraphReport
+
+extension LeakMonitor {
+    /// One check: walk, and when there are candidates wait, walk again and keep the confirmed cycles;
+    /// then the ones no earlier check reported. Records it in the state; reports nothing.
+    func runCheck() -> LeakMonitorCheck {
+        let date = Date()
+        guard Recorder.isInstalled else {
+            return finish(skipped: "recording is not running (start the monitor, or LeakChecker.startRecording())", date: date)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let program = configuration.program ?? Self.runningProgram()
+        let first = LeakChecker.measuredCheck(program: program, orphanScan: configuration.options.scansForOrphans)
+        var pauses = [first.pause]
+        var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
+        let candidates = leaks.cycles.count
+        if !leaks.cycles.isEmpty {
+            Thread.sleep(forTimeInterval: configuration.confirmationDelay.seconds)
+            let second = LeakChecker.measuredCheck(
+                program: program, orphanScan: configuration.options.scansForOrphans, knownOrphans: first.report.orphanAddresses)
+            pauses.append(second.pause)
+            leaks = leaks.confirmed(by: second.report)
+        }
+        let (newLeaks, newKeys) = state.withLock { state in
+            var newKeys: [String] = []
+            for cycle in leaks.cycles {
+                let key = Self.key(of: cycle, in: leaks)
+                if state.firstSeen[key] == nil {
+                    state.firstSeen[key] = date
+                    newKeys.append(key)
+                }
+            }
+            let keys = Set(newKeys)
+            let newLeaks = keys.isEmpty ? leaks.keepingCycles { _ in false } : leaks.keepingCycles { keys.contains(Self.key(of: $0, in: leaks)) }
+            return (newLeaks, newKeys)
+        }
+        let check = LeakMonitorCheck(
+            number: 0, date: date, leaks: leaks, newLeaks: newLeaks, newFingerprints: newKeys,
+            unconfirmedCycles: candidates - leaks.cycles.count, pauses: pauses,
+            duration: clock.now - start, liveObjects: first.report.summary.liveObjects + first.report.summary.leakedObjects)
+        return record(check)
+    }
+
+    /// A skipped check, recorded.
+    func finish(skipped reason: String, date: Date) -> LeakMonitorCheck {
+        let empty = LeakReport(
+            program: configuration.program ?? Self.runningProgram(),
+            summary: LeakReport.Summary(trackedObjects: 0, liveObjects: 0, leakedObjects: 0, leakedBytes: 0, rootCycles: 0),
+            leaks: [], references: [], cycles: [])
+        let check = LeakMonitorCheck(
+            number: 0, date: date, skipReason: reason, leaks: empty, newLeaks: empty, newFingerprints: [], pauses: [],
+            duration: .zero, liveObjects: 0)
+        let recorded = record(check)
+        configuration.logger.notice("LeakGraph: leak check \(recorded.number) skipped: \(reason)")
+        notifyObservers(recorded)
+        return recorded
+    }
+
+    /// Numbers `check` and counts it in the state.
+    private func record(_ check: LeakMonitorCheck) -> LeakMonitorCheck {
+        state.withLock { state in
+            var check = check
+            check.number = state.checksRun + state.checksSkipped + 1
+            if check.isSkipped {
+                state.checksSkipped += 1
+            } else {
+                state.checksRun += 1
+            }
+            state.unconfirmedCycles += check.unconfirmedCycles
+            state.longestPause = max(state.longestPause, check.pause)
+            state.lastCheck = check
+            return check
+        }
+    }
+
+    /// The running executable and its arguments.
+    static func runningProgram() -> LeakReport.Program {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        return LeakReport.Program(path: path, arguments: Array(CommandLine.arguments.dropFirst()), exitStatus: 0)
+    }
+}

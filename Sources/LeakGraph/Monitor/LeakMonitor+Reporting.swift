@@ -1,0 +1,56 @@
+import Foundation
+import LeakGraphReport
+import Logging
+
+extension LeakMonitor {
+    /// Hands a check that ran to every output: the log and the report folder and the callback when
+    /// it found new leaks, then the observers.
+    func publish(_ check: LeakMonitorCheck) {
+        if !check.newFingerprints.isEmpty {
+            log(check)
+            if let directory = configuration.reportDirectory {
+                do {
+                    let folder = ReportFolder(path: directory, kept: configuration.keptReports)
+                    let path = try folder.write(check.newLeaks, date: check.date, check: check.number)
+                    configuration.logger.info("LeakGraph: leak report written", metadata: ["leakgraph.report": "\(path)"])
+                } catch {
+                    configuration.logger.error("LeakGraph: the leak report could not be written to \(directory): \(error)")
+                }
+            }
+            onNewLeaks?(check)
+        }
+        notifyObservers(check)
+    }
+
+    /// Calls every observer with `check`.
+    func notifyObservers(_ check: LeakMonitorCheck) {
+        for observer in state.withLock({ $0.observers }) {
+            observer(check)
+        }
+    }
+
+    /// One warning per new fingerprint: its section of the text report (the leak trace, suspect,
+    /// fingerprint and members), with the fingerprint, size and first-seen time as metadata.
+    private func log(_ check: LeakMonitorCheck) {
+        let report = check.newLeaks
+        var keys = Set(check.newFingerprints)
+        let sections = TextReport.cycleSections(of: report)
+        let firstSeen = ISO8601DateFormatter().string(from: check.date)
+        // Several cycles with one fingerprint (the same leak made twice) are one message.
+        for (position, cycle) in report.cycles.enumerated() where keys.remove(Self.key(of: cycle, in: report)) != nil {
+            let objects = cycle.members.count + cycle.holds.count
+            let bytes = (cycle.members + cycle.holds).reduce(0) { sum, id in
+                sum + (report.leaks.indices.contains(id) ? report.leaks[id].size : 0)
+            }
+            configuration.logger.warning(
+                "LeakGraph: new leak\n\(sections[position])",
+                metadata: [
+                    "leakgraph.fingerprint": "\(Self.key(of: cycle, in: report))",
+                    "leakgraph.objects": "\(objects)",
+                    "leakgraph.bytes": "\(bytes)",
+                    "leakgraph.first_seen": "\(firstSeen)",
+                    "leakgraph.check": "\(check.number)",
+                ])
+        }
+    }
+}

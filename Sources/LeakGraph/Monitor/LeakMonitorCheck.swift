@@ -1,0 +1,54 @@
+import Foundation
+import LeakGraphReport
+
+/// What one check of a ``LeakMonitor`` found, or why it was skipped.
+public struct LeakMonitorCheck: Sendable {
+    /// The check's number: 1 for the monitor's first check, then counting every check, skipped or not.
+    public var number: Int
+    /// When the check started: the first-seen time of every leak in ``newLeaks``.
+    public var date: Date
+    /// Why the check did not run, or `nil` when it ran.
+    public var skipReason: String?
+    /// The confirmed leaks: root cycles found leaked by a check and, unchanged, by its confirmation
+    /// check (``LeakReport/confirmed(by:)``), less the ignored ones; those reported by earlier checks
+    /// included. Empty when skipped.
+    public var leaks: LeakReport
+    /// The confirmed root cycles no earlier check of this monitor reported (by fingerprint), with what
+    /// they hold — and any confirmed cycle with a reference into one of them, which the proof needs.
+    /// ``newFingerprints`` names the new ones.
+    public var newLeaks: LeakReport
+    /// The fingerprints (see ``LeakMonitor/key(of:)``) of the root cycles first seen by this check.
+    public var newFingerprints: [String]
+    /// Root cycles the first walk found that the confirmation check did not confirm (objects caught
+    /// while another thread was changing them, or released meanwhile): never reported.
+    public var unconfirmedCycles: Int
+    /// How long each heap walk of the check froze the heap (one, or two when a confirmation ran).
+    public var pauses: [Duration]
+    /// The whole check: walks, analysis, confirmation delay and check, symbolization, reports.
+    public var duration: Duration
+    /// Tracked objects alive at the first walk (leaked included).
+    public var liveObjects: Int
+
+    /// The longest freeze of the check (zero when skipped).
+    public var pause: Duration { pauses.max() ?? .zero }
+
+    /// Whether the check was skipped (see ``skipReason``).
+    public var isSkipped: Bool { skipReason != nil }
+
+    /// Creates a check result.
+    public init(
+        number: Int, date: Date, skipReason: String? = nil, leaks: LeakReport, newLeaks: LeakReport,
+        newFingerprints: [String], unconfirmedCycles: Int = 0, pauses: [Duration], duration: Duration, liveObjects: Int
+    ) {
+        self.number = number
+        self.date = date
+        self.skipReason = skipReason
+        self.leaks = leaks
+        self.newLeaks = newLeaks
+        self.newFingerprints = newFingerprints
+        self.unconfirmedCycles = unconfirmedCycles
+        self.pauses = pauses
+        self.duration = duration
+        self.liveObjects = liveObjects
+    }
+}

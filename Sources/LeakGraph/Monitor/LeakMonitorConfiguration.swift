@@ -1,0 +1,38 @@
+import Logging
+
+/// How a ``LeakMonitor`` checks and where it reports.
+public struct LeakMonitorConfiguration: Sendable {
+    /// The time between the end of one check and the start of the next periodic one.
+    public var interval: Duration
+    /// The wait between a check that found candidates and the confirmation check (see
+    /// ``LeakReport/confirmed(by:)``). Objects released asynchronously settle meanwhile.
+    public var confirmationDelay: Duration
+    /// Where each check that found new leaks writes its JSON report (`leakgraph-<time>-<check>.json`);
+    /// `nil` writes none. The folder is created when missing.
+    public var reportDirectory: String?
+    /// How many JSON reports the folder keeps: older `leakgraph-*.json` files are removed (at least 1).
+    public var keptReports: Int
+    /// Where the monitor logs: one message per new root cycle (its leak trace), and skipped checks.
+    public var logger: Logger
+    /// Types and fingerprints never reported; frames recorded per allocation when the monitor
+    /// starts the recorder.
+    public var options: LeakCheckOptions
+    /// The program named in the reports (by default the running executable and its arguments).
+    public var program: LeakReport.Program?
+
+    /// Creates a configuration.
+    public init(
+        interval: Duration = .seconds(10), confirmationDelay: Duration = .milliseconds(100),
+        reportDirectory: String? = nil, keptReports: Int = 20,
+        logger: Logger = Logger(label: "LeakGraph.monitor"), options: LeakCheckOptions = LeakCheckOptions(),
+        program: LeakReport.Program? = nil
+    ) {
+        self.interval = interval
+        self.confirmationDelay = confirmationDelay
+        self.reportDirectory = reportDirectory
+        self.keptReports = keptReports
+        self.logger = logger
+        self.options = options
+        self.program = program
+    }
+}

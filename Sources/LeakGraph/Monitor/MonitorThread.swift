@@ -1,0 +1,33 @@
+import Foundation
+import Synchronization
+
+/// The thread of a running ``LeakMonitor``: waits for the interval or a request, checks, repeats.
+final class MonitorThread: Sendable {
+    private let stopping = Atomic(false)
+    private let ended = DispatchSemaphore(value: 0)
+    /// The thread's `pthread_t` once it runs (0 before).
+    private let threadID = Atomic<UInt>(0)
+
+    init(monitor: LeakMonitor) {
+        let thread = Thread { [self] in
+            threadID.store(UInt(pthread_self()), ordering: .releasing)
+            defer { ended.signal() }
+            while true {
+                _ = monitor.wakeup.wait(for: monitor.configuration.interval)
+                if stopping.load(ordering: .acquiring) { return }
+                monitor.checkNow()
+            }
+        }
+        thread.name = "LeakGraph monitor"
+        thread.start()
+    }
+
+    /// Ends the thread after its current check, and waits for it to end — unless called on the
+    /// thread itself (from an observer or the callback): then it ends after this check.
+    func stop(waking wakeup: CheckWakeup) {
+        stopping.store(true, ordering: .releasing)
+        wakeup.post()
+        guard threadID.load(ordering: .acquiring) != UInt(pthread_self()) else { return }
+        ended.wait()
+    }
+}

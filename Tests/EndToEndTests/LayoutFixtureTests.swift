@@ -1,0 +1,54 @@
+import LeakGraphModel
+import LeakGraphReport
+import Testing
+
+// Issue 12, items 4 and 5: layouts read from their metadata (InlineArray, extended existentials), and
+// layouts no metadata describes, named in the diagnostics rather than missed silently.
+
+@Suite("Reference kinds: inline arrays, extended existentials, unread wrappers", .timeLimit(.minutes(10)))
+struct LayoutFixtureTests {
+    @Test("InlineArray elements and `any Repository<Product>` / `any Cache<Int>` values are read", arguments: Optimization.allCases)
+    func inlineArraysAndExtendedExistentials(_ optimization: Optimization) async throws {
+        let repository = "any Fixture.Repository<Self.Fixture.Repository.Item == Fixture.Product>"
+        let report = try await checkKindFixture(
+            "InlineArrayExtendedExistentials", optimization,
+            leaking: LeakExpectation([
+                CycleShape(members: ["Fixture.Catalog", "(box)"]),
+                CycleShape(members: ["Fixture.Catalog", "(box)"]),
+                CycleShape(members: ["Fixture.Catalog", "Fixture.ProductCache"]),
+                CycleShape(members: ["Fixture.Catalog"]),
+            ]),
+            edges: [
+                "(box) —value.catalog→ Fixture.Catalog",
+                "(box) —value.catalog→ Fixture.Catalog",
+                "Fixture.Catalog —repository (\(repository) as Fixture.ProductRepository, boxed)→ (box)",
+                "Fixture.Catalog —archive (\(repository) as Fixture.LargeRepository, boxed)→ (box)",
+                "Fixture.Catalog —cache→ Fixture.ProductCache",
+                "Fixture.ProductCache —catalog→ Fixture.Catalog",
+                "Fixture.Catalog —pinned[1]→ Fixture.Catalog",
+            ])
+        #expect(report?.diagnostics == [])
+    }
+
+    @Test("Mutex contents, ManagedBuffer elements and key path arguments are named as not read, never a false leak", arguments: Optimization.allCases)
+    func unreadWrappers(_ optimization: Optimization) async throws {
+        let (program, leaking, fixed) = try await runLeakAndFixed("UnreadWrappers", optimization)
+        // The cycles are real but run through memory no metadata describes: no report, and each is named.
+        expectNoLeaks(leaking, program: program, mode: "leak")
+        #expect(
+            Set(leaking.report?.diagnostics ?? []) == [
+                WalkDiagnostic(
+                    typeName: "Fixture.EventBus", reason: "subscribers: field type is not Copyable: reflection gives no layout for it",
+                    objectCount: 1),
+                WalkDiagnostic(
+                    typeName: "Fixture.Pool",
+                    reason: "tail-allocated elements of type Fixture.Slot are not read (ManagedBuffer: how many are initialized only the program knows)",
+                    objectCount: 1),
+                WalkDiagnostic(
+                    typeName: "Swift.KeyPath<Fixture.Store, Swift.Int>",
+                    reason: "captured subscript arguments of a key path are not read (no metadata describes them)", objectCount: 1),
+            ])
+        expectNoLeaks(fixed, program: program, mode: "fixed")
+        #expect(fixed.report?.diagnostics == [])
+    }
+}

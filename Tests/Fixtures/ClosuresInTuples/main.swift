@@ -1,0 +1,77 @@
+// Issue 12, item 3: closures inside tuples and `indirect` enum payloads.
+//
+// An `indirect` case's payload lives in a box whose capture descriptor names the payload tuple with
+// lowered function types (`SS4name_Ieg_3run<Step>4nextt`), and a closure capturing a tuple of a closure
+// names it the same way: the runtime cannot build metadata for either, so the walk lays them out itself.
+//
+// leak:   a `Pipeline` whose `steps` is `.step(name:, run:, next: .step(…, next: .done))` where the first
+//         step's `run` captures the pipeline: Pipeline ⇄ the first payload box (1 root cycle of 2, holding
+//         the second box); a `Router` whose `route` closure captures a tuple `(name:, run:)` whose
+//         optional `run` captures the router: Router → route's context → run → Router (1 root cycle
+//         of 2). 2 root cycles, 5 leaked objects.
+// fixed:  the same with `[weak pipeline]`, and a `nil` `run` — nothing leaks.
+
+import Glibc
+
+// MARK: - Fixture plumbing: parseMode, watch and finish come from Tests/Fixtures/Support/FixturePlumbing.swift
+
+enum Mode: String, CaseIterable { case leak, fixed }
+
+let mode = parseMode(Mode.self)
+
+indirect enum Step {
+    case step(name: String, run: () -> Void, next: Step)
+    case done
+}
+
+final class Pipeline {
+    var steps: Step = .done
+    var runs = 0
+    func advance() { runs += 1 }
+}
+
+final class Router {
+    var route: () -> String = { "" }
+    var hits = 0
+    func hit() { hits += 1 }
+}
+
+@inline(never)
+func makePipeline() -> Pipeline {
+    let pipeline = Pipeline()
+    watch(pipeline)
+    let run: () -> Void
+    if mode == .leak {
+        run = { pipeline.advance() }
+    } else {
+        run = { [weak pipeline] in pipeline?.advance() }
+    }
+    pipeline.steps = .step(name: "load", run: run, next: .step(name: "save", run: {}, next: .done))
+    return pipeline
+}
+
+@inline(never)
+func makeRouter() -> Router {
+    let router = Router()
+    watch(router)
+    let entry: (name: String, run: (() -> Void)?)
+    if mode == .leak {
+        entry = (name: "home", run: { router.hit() })
+    } else {
+        entry = (name: "home", run: nil)
+    }
+    router.route = {
+        entry.run?()
+        return entry.name
+    }
+    return router
+}
+
+@inline(never)
+func escape(_ objects: [AnyObject]) -> Int {
+    objects.count
+}
+
+let made = escape([makePipeline(), makeRouter()])
+finish(expectingAlive: mode == .leak ? 2 : 0)
+exit(made == 2 ? 0 : 1)

@@ -1,0 +1,88 @@
+// Issue 12, item 5: layouts no metadata describes, named in the diagnostics instead of missed silently.
+//
+// - `Mutex<[Subscriber]>` (Synchronization): `Mutex` is not `Copyable`, and the runtime's reflection
+//   answers such a field's type with the empty tuple: its contents cannot be laid out.
+// - `ManagedBuffer` tail elements: how many are initialized only the program knows.
+// - A key path with a captured subscript argument (`\Store.[owner]`): the argument is stored in the key
+//   path's buffer with no metadata describing it.
+//
+// leak:   an `EventBus` whose mutex holds a `Subscriber` pointing back at it; a `Pool` (ManagedBuffer)
+//         whose two `Slot` elements point back at it; a `Store` holding `\Store.[self]`. Each is a real
+//         cycle the walk cannot see: no leak is reported (the unread references make their targets
+//         externally held), and the report names each layout: `EventBus` `subscribers`, `Pool`'s
+//         elements, the key path — one object each.
+// fixed:  the back references are `weak`, and the store's key path captures another store: nothing
+//         leaks; the same three layouts are named.
+
+import Glibc
+import Synchronization
+
+// MARK: - Fixture plumbing: parseMode, watch and finish come from Tests/Fixtures/Support/FixturePlumbing.swift
+
+enum Mode: String, CaseIterable { case leak, fixed }
+
+let mode = parseMode(Mode.self)
+
+final class Subscriber {
+    var bus: EventBus?
+    weak var weakBus: EventBus?
+}
+
+final class EventBus {
+    let subscribers = Mutex<[Subscriber]>([])
+}
+
+final class Slot {
+    var pool: Pool?
+    weak var weakPool: Pool?
+}
+
+final class Pool: ManagedBuffer<Int, Slot> {}
+
+final class Store: Hashable {
+    var path: AnyKeyPath?
+    subscript(key: Store) -> Int { key === self ? 1 : 0 }
+    static func == (lhs: Store, rhs: Store) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+@inline(never)
+func makeBus() -> EventBus {
+    let bus = EventBus()
+    let subscriber = Subscriber()
+    if mode == .leak { subscriber.bus = bus } else { subscriber.weakBus = bus }
+    bus.subscribers.withLock { $0.append(subscriber) }
+    watch(bus)
+    return bus
+}
+
+@inline(never)
+func makePool() -> Pool {
+    let pool = Pool.create(minimumCapacity: 2) { _ in 2 } as! Pool
+    pool.withUnsafeMutablePointers { _, elements in
+        for index in 0..<2 {
+            let slot = Slot()
+            if mode == .leak { slot.pool = pool } else { slot.weakPool = pool }
+            (elements + index).initialize(to: slot)
+        }
+    }
+    watch(pool)
+    return pool
+}
+
+@inline(never)
+func makeStore() -> Store {
+    let store = Store()
+    store.path = mode == .leak ? \Store.[store] : \Store.[Store()]
+    watch(store)
+    return store
+}
+
+@inline(never)
+func escape(_ objects: [AnyObject]) -> Int {
+    objects.count
+}
+
+let made = escape([makeBus(), makePool(), makeStore()])
+finish(expectingAlive: mode == .leak ? 3 : 0)
+exit(made == 3 ? 0 : 1)
