@@ -55,15 +55,27 @@ public enum LeakChecker {
     /// before anything can free it. Other threads that allocate wait meanwhile, as for
     /// ``captureGraph()``.
     ///
-    /// - Parameter liveTypes: also count every live object by type (``ObjectGraph/liveTypes``).
-    public static func captureLeakedGraph(liveTypes: Bool = false) -> ObjectGraph {
+    /// - Parameters:
+    ///   - liveTypes: also count every live object by type (``ObjectGraph/liveTypes``).
+    ///   - orphanScan: also look for orphans (``ObjectGraph/orphans``): objects whose unexplained
+    ///     retains no word anywhere in the process could account for. The scan stops every other
+    ///     thread with a signal while it reads memory (docs/how-it-works.md, "Orphaned retains"), so a
+    ///     blocking system call of another thread may return `EINTR`; `leakgraph run` does it at exit.
+    public static func captureLeakedGraph(liveTypes: Bool = false, orphanScan: Bool = false) -> ObjectGraph {
         var pause = Duration.zero
-        return captureLeakedGraph(liveTypes: liveTypes, pause: &pause)
+        return captureLeakedGraph(liveTypes: liveTypes, orphanScan: orphanScan, pause: &pause)
     }
 
-    /// ``captureLeakedGraph(liveTypes:)``, and how long the heap was frozen (`pause`): from before the
-    /// hook's locks are taken until after they are released.
-    static func captureLeakedGraph(liveTypes: Bool = false, pause: inout Duration) -> ObjectGraph {
+    /// ``captureLeakedGraph(liveTypes:orphanScan:)``, and how long the heap was frozen (`pause`): from
+    /// before the hook's locks are taken until after they are released.
+    ///
+    /// `knownOrphans`: addresses an earlier scan proved orphaned (see
+    /// ``LeakReport/orphanAddresses``). No word anywhere referenced them then, so nothing the program
+    /// holds can reference them since; one still alive with unexplained retains stays an orphan, even
+    /// though the earlier check's own freed buffers may now hold copies of its address.
+    static func captureLeakedGraph(
+        liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = [], pause: inout Duration
+    ) -> ObjectGraph {
         let clock = ContinuousClock()
         let start = clock.now
         defer { pause = clock.now - start }
@@ -76,8 +88,15 @@ public enum LeakChecker {
             }
             let walker = HeapWalker()
             let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
-            let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
+            // Orphans: objects whose unexplained retains nothing in the process can hold (the holder
+            // scan reads every other place a pointer can live while the heap is frozen).
+            let (orphans, holderDiagnostics) = orphanScan
+                ? OrphanSearch.orphans(in: scan, objects: objects, known: knownOrphans) : ([], [])
+            let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph, orphans: orphans)
             var graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
+            graph.diagnostics += holderDiagnostics
+            let leakedSet = Dictionary(uniqueKeysWithValues: leaked.enumerated().map { ($1, $0) })
+            graph.orphans = orphans.compactMap { leakedSet[$0] }.sorted()
             if liveTypes {
                 graph.liveTypes = scan.liveTypes
             }
@@ -99,22 +118,39 @@ public enum LeakChecker {
     ///     running executable).
     ///   - liveTypes: also count every live object by type, into ``LeakReport/liveTypes`` (for
     ///     `leakgraph diff`'s growth by type).
+    ///   - orphanScan: also report orphans, objects retained from nowhere (see
+    ///     ``captureLeakedGraph(liveTypes:orphanScan:)``; off by default: it stops the other threads).
+    ///   - knownOrphans: for a confirmation check, the orphans an earlier check found
+    ///     (``LeakReport/orphanAddresses``): still orphans when still alive with unexplained retains.
     public static func check(
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
-        executablePath: String? = nil, liveTypes: Bool = false
+        executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = []
     ) -> LeakReport {
-        measuredCheck(program: program, executablePath: executablePath, liveTypes: liveTypes).report
+        measuredCheck(
+            program: program, executablePath: executablePath, liveTypes: liveTypes, orphanScan: orphanScan,
+            knownOrphans: knownOrphans
+        ).report
     }
 
-    /// Runs a whole leak check (as ``check(program:executablePath:liveTypes:)``) and measures how long it
+    /// Runs a whole leak check (as ``check(program:executablePath:liveTypes:orphanScan:knownOrphans:)``) and measures how long it
     /// froze the heap: the pause it imposed on other threads that allocate or free a tracked object.
+    ///
+    /// A confirmation check passes the first check's orphans as `knownOrphans`
+    /// (``LeakReport/orphanAddresses``; see ``captureLeakedGraph(liveTypes:orphanScan:)``).
     public static func measuredCheck(
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
-        executablePath: String? = nil, liveTypes: Bool = false
+        executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = []
     ) -> MeasuredLeakCheck {
         var pause = Duration.zero
+        if orphanScan {
+            HolderScan.enterCheck()
+        }
+        defer {
+            if orphanScan { HolderScan.leaveCheck() }
+        }
         let report = Recorder.ignoringCurrentThread {
-            let analysis = LeakAnalysis.analyze(captureLeakedGraph(liveTypes: liveTypes, pause: &pause))
+            let analysis = LeakAnalysis.analyze(captureLeakedGraph(
+                liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, pause: &pause))
             var diagnostics: [WalkDiagnostic] = []
             var symbolizer: Symbolizer?
             if !analysis.leaked.isEmpty {

@@ -7,7 +7,7 @@ import LeakGraphModel
 /// `.withoutEscapingSlashes`), which stays for reports encoded inside other values: the same keys,
 /// each object's keys in byte order, `null` for an absent leak `cycle` or `stack` and a frame's unknown
 /// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`, `otherCuts`,
-/// `knownLibraryLeak` and `run`, a suspect's `reference`, a dictionary step's `key`) left out. Schema version 2
+/// `knownLibraryLeak`, `heldByKnownLibraryLeak`, `kind` and `run`, a suspect's `reference`, a dictionary step's `key`) left out. Schema version 2
 /// and later write the `stacks` table; version 1 a `backtrace` per leak. The tests hold it to
 /// `JSONEncoder`'s output, document for document.
 extension LeakReport {
@@ -225,6 +225,10 @@ extension JSONText {
         write(cycle.holds)
         key("id")
         integer(cycle.id)
+        if let kind = cycle.kind {
+            key("kind")
+            string(kind)
+        }
         if let knownLibraryLeak = cycle.knownLibraryLeak {
             key("knownLibraryLeak")
             string(knownLibraryLeak)

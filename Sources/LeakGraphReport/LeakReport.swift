@@ -213,13 +213,24 @@ public struct LeakReport: Sendable, Codable, Equatable {
         /// cycle was found in, e.g. `XCTest` or `Swift Testing`; `nil` in a single run's report
         /// (additional field).
         public var run: String?
+        /// What kind of root group this is when it is not a cycle: ``orphanKind`` (`"orphan"`) for one
+        /// object whose retains nothing in the process holds (retained N times, referenced from
+        /// nowhere), with what it holds; `nil` for a root cycle (additional field).
+        public var kind: String?
+
+        /// The ``kind`` of an orphan: an object retained but referenced from nowhere.
+        public static let orphanKind = "orphan"
+
+        /// Whether this root group is an orphan (``kind`` is ``orphanKind``).
+        public var isOrphan: Bool { kind == Self.orphanKind }
 
         /// Creates a cycle.
         public init(
             id: Int, members: [Int], holds: [Int], heldCycles: [[Int]]? = nil, fingerprint: String? = nil,
             suspect: Suspect? = nil, otherCuts: [Suspect]? = nil, knownLibraryLeak: String? = nil,
-            heldByKnownLibraryLeak: Int? = nil, run: String? = nil
+            heldByKnownLibraryLeak: Int? = nil, run: String? = nil, kind: String? = nil
         ) {
+            self.kind = kind
             self.heldByKnownLibraryLeak = heldByKnownLibraryLeak
             self.id = id
             self.members = members

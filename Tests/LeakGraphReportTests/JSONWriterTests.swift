@@ -196,7 +196,7 @@ enum WriterFixtures {
                         .init(from: 1, to: 0, label: "back", reason: "r", hint: "h"),
                     ],
                     knownLibraryLeak: "XCTest: the test case holds its own run"),
-                .init(id: 1, members: [2, 3], holds: [0], heldCycles: []),
+                .init(id: 1, members: [2, 3], holds: [0], heldCycles: [], kind: LeakReport.Cycle.orphanKind),
                 .init(
                     id: 2, members: [], holds: [],
                     suspect: .init(from: 2, to: 3, label: "state (.connected).conn", reason: "r", hint: "h")),

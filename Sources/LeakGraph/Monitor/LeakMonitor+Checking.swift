@@ -13,13 +13,14 @@ extension LeakMonitor {
         let clock = ContinuousClock()
         let start = clock.now
         let program = configuration.program ?? Self.runningProgram()
-        let first = LeakChecker.measuredCheck(program: program)
+        let first = LeakChecker.measuredCheck(program: program, orphanScan: configuration.options.scansForOrphans)
         var pauses = [first.pause]
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
         if !leaks.cycles.isEmpty {
             Thread.sleep(forTimeInterval: configuration.confirmationDelay.seconds)
-            let second = LeakChecker.measuredCheck(program: program)
+            let second = LeakChecker.measuredCheck(
+                program: program, orphanScan: configuration.options.scansForOrphans, knownOrphans: first.report.orphanAddresses)
             pauses.append(second.pause)
             leaks = leaks.confirmed(by: second.report)
         }

@@ -205,6 +205,9 @@ private struct HTMLPage {
         if !held.isEmpty {
             subtitle += " · holds \(summary.heldText)"
         }
+        if value.isOrphan, let member = members.first {
+            subtitle += " · orphan: \(ReportNaming.orphanText(report.leaks[member]))"
+        }
         html.append("<h2>Root cycle #\(cycle + 1) <small>\(e(subtitle))</small></h2>")
         if let suspect = value.suspect {
             html.append("<div class=\"suspect\">")

@@ -208,6 +208,9 @@ struct TextRenderer {
         if let library = cycle.knownLibraryLeak {
             lines.append("   Not your code — \(library)")
         }
+        if cycle.isOrphan, let member = members.first {
+            lines.append("   Orphan: \(ReportNaming.orphanText(report.leaks[member]))")
+        }
         if let holder = cycle.heldByKnownLibraryLeak {
             let number = report.cycles.firstIndex { $0.id == holder }.map { " (root cycle #\($0 + 1))" } ?? ""
             lines.append("   Held by a known library leak\(number): your code's cycle, leaked once its holder is released")
