@@ -85,10 +85,11 @@ struct SessionServerSampleTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let portFile = folder.appendingPathComponent("port")
         let reportFolder = folder.appendingPathComponent("reports")
-        // The sample serves requests for 6 s; the preloaded monitor checks every 200 ms into the folder,
-        // and each scrape of /metrics runs one check of the sample's own LeakMonitor.
+        // The sample serves requests for 8 s (room for slow scrapes on a busy machine); the preloaded
+        // monitor checks every 200 ms into the folder, and each scrape of /metrics runs one check of
+        // the sample's own LeakMonitor.
         async let running = LeakgraphRun.run(
-            program, ["--seconds", "6", "--metrics-port", "0", "--port-file", portFile.path],
+            program, ["--seconds", "8", "--metrics-port", "0", "--port-file", portFile.path],
             options: ["--every", "200ms", "--report-dir", reportFolder.path])
         let port = try await waitForPort(in: portFile)
         // Some /export requests (every 40th, one request a millisecond) have leaked by now.
