@@ -141,6 +141,30 @@ public enum LeakChecker {
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
         executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = []
     ) -> MeasuredLeakCheck {
+        measuredCheck(
+            program: program, executablePath: executablePath, liveTypes: liveTypes, orphanScan: orphanScan,
+            knownOrphans: knownOrphans, stacks: nil)
+    }
+
+    /// Turns one creation stack into the frames a report shows, with the check's symbolizer.
+    typealias StackResolver = @Sendable (_ stackID: UInt32, _ symbolizer: Symbolizer, _ executablePath: String?) -> [SymbolizedFrame]
+
+    /// The frames of creation stack `stackID`: its addresses symbolized with inlined calls expanded,
+    /// user frames first.
+    static func resolveStack(_ stackID: UInt32, with symbolizer: Symbolizer, executablePath: String?) -> [SymbolizedFrame] {
+        FramePolicy.userFramesFirst(symbolizer.symbolizeExpandingInlines(Recorder.stack(stackID)), executablePath: executablePath)
+    }
+
+    /// ``measuredCheck(program:executablePath:liveTypes:orphanScan:knownOrphans:)`` that takes creation stacks symbolized by an
+    /// earlier check from `stacks` and keeps the ones it symbolizes there (``LeakMonitor``'s periodic
+    /// checks). The symbolizer is made only when a stack is missing from `stacks`.
+    ///
+    /// - Parameter resolve: how a missing stack is symbolized (tests count the calls).
+    static func measuredCheck(
+        program: LeakReport.Program, executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false,
+        knownOrphans: Set<UInt> = [], stacks: SymbolizedStackCache?,
+        resolve: @escaping StackResolver = resolveStack(_:with:executablePath:)
+    ) -> MeasuredLeakCheck {
         var pause = Duration.zero
         if orphanScan {
             HolderScan.enterCheck()
@@ -151,25 +175,27 @@ public enum LeakChecker {
         let report = Recorder.ignoringCurrentThread {
             let analysis = LeakAnalysis.analyze(captureLeakedGraph(
                 liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, pause: &pause))
-            var diagnostics: [WalkDiagnostic] = []
-            var symbolizer: Symbolizer?
-            if !analysis.leaked.isEmpty {
-                do {
-                    symbolizer = try Symbolizer()
-                } catch {
-                    diagnostics.append(
-                        WalkDiagnostic(
-                            typeName: "(creation stacks)", reason: "not symbolized: \(error)",
-                            objectCount: analysis.leaked.count))
-                }
-            }
             let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            return LeakReport(analysis: analysis, program: program, diagnostics: diagnostics) { stackID in
-                guard let symbolizer else { return [] }
-                let addresses = Recorder.stack(UInt32(stackID))
-                let frames = FramePolicy.userFramesFirst(symbolizer.symbolizeExpandingInlines(addresses), executablePath: executable)
-                return frames.map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }
+            // Made on the first stack the cache does not hold; a failure is said once, in the diagnostics.
+            var symbolizer: Result<Symbolizer, any Error>?
+            let symbolize = { (stackID: UInt32) -> [SymbolizedFrame]? in
+                if symbolizer == nil {
+                    symbolizer = Result { try Symbolizer() }
+                }
+                guard case .success(let symbolizer) = symbolizer else { return nil }
+                return resolve(stackID, symbolizer, executable)
             }
+            var report = LeakReport(analysis: analysis, program: program) { stackID in
+                let id = UInt32(stackID)
+                let frames = stacks.map { $0.frames(ofStack: id) { symbolize(id) } } ?? symbolize(id)
+                return (frames ?? []).map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }
+            }
+            if case .failure(let error) = symbolizer {
+                report.diagnostics.append(
+                    WalkDiagnostic(
+                        typeName: "(creation stacks)", reason: "not symbolized: \(error)", objectCount: analysis.leaked.count))
+            }
+            return report
         }
         return MeasuredLeakCheck(report: report, pause: pause)
     }
