@@ -26,6 +26,10 @@ public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStat
         arguments: Array(CommandLine.arguments.dropFirst()), exitStatus: exitStatus, render: lg_preload_render()
     )
     report.program = request.program
+    let why = String(cString: lg_preload_why()).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    if !why.isEmpty {
+        report.why = why.map { LeakChecker.retainers(ofType: $0) }
+    }
     let files = PreloadFiles(outputPath: request.outputPath)
     do {
         try files.write(report, request: request)

@@ -22,6 +22,9 @@ public struct LeakReport: Sendable, Codable, Equatable {
     /// Every live object by type, most bytes first, when the check was asked for it
     /// (`leakgraph run --live-histogram`; additional field, absent otherwise).
     public var liveTypes: [TypeTally]?
+    /// Why the objects of the types asked about are alive (`leakgraph run --why TYPE`; additional
+    /// field, absent otherwise): one ``RetainerQuery`` per type.
+    public var why: [RetainerQuery]?
 
     /// The number of leaked objects that are not in or held by a known library leak: what a check fails on.
     public var leakedObjectsOutsideLibraries: Int {

@@ -12,7 +12,7 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
+                [--frames <n>] [--live-histogram] [--why <type>…] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
                 -- <executable> [<argument> ...]
                 """,
             discussion: """
@@ -62,6 +62,9 @@ extension Leakgraph {
         /// Checks while the program runs (`--every`, `--report-dir`, `--check-signal`).
         @OptionGroup var monitor: MonitorOptions
 
+        /// Types whose live objects the report explains (`--why`).
+        @OptionGroup var why: WhyOptions
+
         /// The program and its arguments, passed to it exactly.
         @Argument(
             parsing: .remaining,
@@ -100,7 +103,8 @@ extension Leakgraph {
             defer { workspace.remove() }
             let check = try Run.check(
                 executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                environment: environment.merging(try monitor.environment()) { _, monitor in monitor },
+                environment: environment.merging(try monitor.environment()) { _, monitor in monitor }
+                    .merging(why.environment) { _, why in why },
                 rendering: ChildRendering(for: outputs), liveTypes: liveHistogram, in: workspace)
             try Run.publish(check, to: outputs)
             throw ExitCode(Run.exitStatus(for: check.synopsis))

@@ -170,6 +170,10 @@ struct TextRenderer {
             lines.append("")
             lines.append("No leaks found.")
         }
+        for query in report.why ?? [] {
+            lines.append("")
+            lines.append(contentsOf: RetainerText.lines(of: query))
+        }
         if !report.diagnostics.isEmpty {
             lines.append("")
             lines.append(
