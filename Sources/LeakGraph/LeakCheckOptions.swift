@@ -7,7 +7,7 @@ import LeakGraphReport
 /// ``init(combining:)``).
 public struct LeakCheckOptions: Sendable {
     /// Return addresses recorded per allocation when the check starts the recorder (0 records none;
-    /// `nil`: ``Recorder/defaultMaxFrames``). Ignored when recording already runs.
+    /// `nil`: `Recorder/defaultMaxFrames`). Ignored when recording already runs.
     public var maxFrames: Int?
     /// Types whose root cycles are not reported: a full name (`MyApp.Cache`) or the name without
     /// its module (`Cache`, `Cache<Swift.Int>`). A root cycle is left out when one of its members
@@ -19,7 +19,7 @@ public struct LeakCheckOptions: Sendable {
     /// asynchronously (a task finishing, a queue draining).
     public var settle: Duration
     /// Whether each check also looks for orphans, objects retained from nowhere
-    /// (``LeakChecker/check(program:executablePath:liveTypes:orphanScan:)``). Off by default: the
+    /// (``LeakChecker/check(program:executablePath:liveTypes:orphanScan:knownOrphans:)``). Off by default: the
     /// scan stops every other thread for a moment, so their blocking system calls may return `EINTR`.
     public var scansForOrphans: Bool
 

@@ -2,7 +2,7 @@ import Foundation
 import LeakGraphRecording
 import LeakGraphReport
 
-/// One scoped leak check: code run in the scope allocates into it, and ``finish()`` reports the
+/// One scoped leak check: code run in the scope allocates into it, and `finish()` reports the
 /// objects it made that are leaked — the building block of `assertNoLeaks` and of
 /// ``LeakChecker/checkingLeaks(_:_:)-(_,()->R)``.
 ///
@@ -12,7 +12,7 @@ import LeakGraphReport
 /// let report = scope.finish()
 /// ```
 ///
-/// Objects are attributed as ``AllocationScope`` says: the scope travels with the task that runs
+/// Objects are attributed as `AllocationScope` says: the scope travels with the task that runs
 /// ``run(_:)-(()->R)`` and the child tasks it creates; allocations made outside any task (Dispatch,
 /// threads) belong to the scope only while it is the one open. So when scopes run one at a time
 /// the attribution is exact; when they run in parallel (Swift Testing's default), an object made
@@ -27,7 +27,7 @@ public struct LeakCheckScope: Sendable {
     /// are never reported, and what they reference counts as externally held; under `leakgraph run`
     /// it joins that recording) and opens a scope.
     ///
-    /// - Throws: ``RecorderError`` when recording cannot start or 4,095 scopes are open.
+    /// - Throws: `RecorderError` when recording cannot start or 4,095 scopes are open.
     public static func open(_ options: LeakCheckOptions = LeakCheckOptions()) throws(RecorderError) -> LeakCheckScope {
         if !LeakChecker.isRecording {
             try Recorder.install(maxFrames: options.maxFrames ?? Recorder.defaultMaxFrames)
@@ -57,9 +57,9 @@ public struct LeakCheckScope: Sendable {
     ///
     /// The check keeps the root cycles that hold an object of this scope and that the options do
     /// not ignore; when any is left, it checks again and keeps only the cycles whose objects are all
-    /// still leaked with the same retain counts and references (``LeakReport/confirmed(by:)``).
+    /// still leaked with the same retain counts and references (`LeakReport/confirmed(by:)`).
     /// Known leaks of libraries stay in the report, marked
-    /// (``LeakReport/Cycle/knownLibraryLeak``).
+    /// (`LeakReport/Cycle/knownLibraryLeak`).
     public func finish() -> LeakReport {
         defer { scope.end() }
         if options.settle > .zero {
@@ -112,7 +112,7 @@ public struct LeakCheckScope: Sendable {
     }
 
     /// The scope's report, confirmed by a second check when it is not empty
-    /// (``LeakReport/confirmed(by:)``).
+    /// (`LeakReport/confirmed(by:)`).
     private func confirmedReport() -> LeakReport {
         let first = scopedReport()
         guard !first.cycles.isEmpty else { return first }
@@ -134,9 +134,9 @@ public struct LeakCheckScope: Sendable {
 
 extension LeakChecker {
     /// Runs `body` in a ``LeakCheckScope`` and returns its value and the report of the objects
-    /// **allocated inside `body`** that are leaked after it returned (see ``LeakCheckScope/finish()``).
+    /// **allocated inside `body`** that are leaked after it returned (see `LeakCheckScope.finish()`).
     ///
-    /// - Throws: ``RecorderError`` when recording cannot start; what `body` throws (then nothing is
+    /// - Throws: `RecorderError` when recording cannot start; what `body` throws (then nothing is
     ///   checked).
     public static func checkingLeaks<R>(
         _ options: LeakCheckOptions = LeakCheckOptions(), _ body: () throws -> R

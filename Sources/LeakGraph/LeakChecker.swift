@@ -27,7 +27,7 @@ public enum LeakChecker {
     ///   `leakgraph run` (docs/how-it-works.md).
     ///
     /// - Parameter maxFrames: return addresses recorded per allocation (0 records no stacks).
-    /// - Throws: ``RecorderError`` when the hook cannot be installed safely on this runtime.
+    /// - Throws: `RecorderError` when the hook cannot be installed safely on this runtime.
     public static func startRecording(maxFrames: Int = Recorder.defaultMaxFrames) throws {
         try Recorder.install(maxFrames: maxFrames)
     }
@@ -47,8 +47,8 @@ public enum LeakChecker {
 
     /// Takes the object graph of the leaked objects alone: the heap is walked into a compact scan
     /// (strong references and retain counts, no names or paths), the leaked objects are found on it
-    /// (``LeakAnalysis/leakedNodes(of:)``), and only they become nodes, with every reference between
-    /// them. The other live objects are counted (``ObjectGraph/liveObjectsLeftOut``), and the
+    /// (`LeakAnalysis/leakedNodes(of:)`), and only they become nodes, with every reference between
+    /// them. The other live objects are counted (`ObjectGraph/liveObjectsLeftOut`), and the
     /// diagnostics cover the whole walk. Analysing this graph gives the report the whole graph would.
     ///
     /// The leaked objects are found and built while the heap is frozen, so their memory is read
@@ -56,8 +56,8 @@ public enum LeakChecker {
     /// ``captureGraph()``.
     ///
     /// - Parameters:
-    ///   - liveTypes: also count every live object by type (``ObjectGraph/liveTypes``).
-    ///   - orphanScan: also look for orphans (``ObjectGraph/orphans``): objects whose unexplained
+    ///   - liveTypes: also count every live object by type (`ObjectGraph/liveTypes`).
+    ///   - orphanScan: also look for orphans (`ObjectGraph/orphans`): objects whose unexplained
     ///     retains no word anywhere in the process could account for. The scan stops every other
     ///     thread with a signal while it reads memory (docs/how-it-works.md, "Orphaned retains"), so a
     ///     blocking system call of another thread may return `EINTR`; `leakgraph run` does it at exit.
@@ -70,7 +70,7 @@ public enum LeakChecker {
     /// before the hook's locks are taken until after they are released.
     ///
     /// `knownOrphans`: addresses an earlier scan proved orphaned (see
-    /// ``LeakReport/orphanAddresses``). No word anywhere referenced them then, so nothing the program
+    /// `LeakReport/orphanAddresses`). No word anywhere referenced them then, so nothing the program
     /// holds can reference them since; one still alive with unexplained retains stays an orphan, even
     /// though the earlier check's own freed buffers may now hold copies of its address.
     static func captureLeakedGraph(
@@ -106,7 +106,7 @@ public enum LeakChecker {
 
     /// Runs a whole leak check and returns its report.
     ///
-    /// Only the leaked objects become ``ObjectGraph`` nodes (see docs/how-it-works.md, "Analysis"): a
+    /// Only the leaked objects become `ObjectGraph` nodes (see docs/how-it-works.md, "Analysis"): a
     /// check costs a few tens of bytes per live object.
     ///
     /// Creation stacks of leaked objects are symbolized with libdw; when that fails the report says so in
@@ -116,12 +116,12 @@ public enum LeakChecker {
     ///   - program: the program description to put in the report.
     ///   - executablePath: the main executable, used to put the user's own frames first (by default the
     ///     running executable).
-    ///   - liveTypes: also count every live object by type, into ``LeakReport/liveTypes`` (for
+    ///   - liveTypes: also count every live object by type, into `LeakReport/liveTypes` (for
     ///     `leakgraph diff`'s growth by type).
     ///   - orphanScan: also report orphans, objects retained from nowhere (see
     ///     ``captureLeakedGraph(liveTypes:orphanScan:)``; off by default: it stops the other threads).
     ///   - knownOrphans: for a confirmation check, the orphans an earlier check found
-    ///     (``LeakReport/orphanAddresses``): still orphans when still alive with unexplained retains.
+    ///     (`LeakReport/orphanAddresses`): still orphans when still alive with unexplained retains.
     public static func check(
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
         executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = []
@@ -136,7 +136,7 @@ public enum LeakChecker {
     /// froze the heap: the pause it imposed on other threads that allocate or free a tracked object.
     ///
     /// A confirmation check passes the first check's orphans as `knownOrphans`
-    /// (``LeakReport/orphanAddresses``; see ``captureLeakedGraph(liveTypes:orphanScan:)``).
+    /// (`LeakReport/orphanAddresses`; see ``captureLeakedGraph(liveTypes:orphanScan:)``).
     public static func measuredCheck(
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
         executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = []

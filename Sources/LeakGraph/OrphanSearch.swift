@@ -7,7 +7,7 @@ import LeakGraphRecording
 /// Finds the orphans of a frozen heap: objects whose unexplained retains (retain count above the
 /// strong references the walk read into them) nothing in the process can account for.
 ///
-/// Only the nodes with unexplained retains are candidates. The holder scan (``HolderScan``) reads
+/// Only the nodes with unexplained retains are candidates. The holder scan (`HolderScan`) reads
 /// every other place a pointer can live; a candidate is an orphan when no word outside tracked
 /// objects could point into it, and no tracked object holds more words that could point into it
 /// than the strong references the walk read from it to the candidate (an `unowned`, `Unmanaged` or
@@ -17,7 +17,7 @@ enum OrphanSearch {
     /// The orphaned nodes of `scan`, ascending (empty when the scan abstained), and diagnostics for
     /// objects held from C memory that is not read (``opaqueHolders``).
     ///
-    /// Must run inside ``Recorder/withFrozenObjects(_:)``; `objects` is that snapshot. Candidates at
+    /// Must run inside `Recorder/withFrozenObjects(_:)`; `objects` is that snapshot. Candidates at
     /// `known` addresses (orphans an earlier scan proved) are orphans without being scanned for.
     static func orphans(
         in scan: HeapScan, objects: UnsafeBufferPointer<UInt>, known: Set<UInt> = []

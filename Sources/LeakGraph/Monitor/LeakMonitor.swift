@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// A leak is reported only with proof, twice: a check finds it leaked, and a confirmation check
 /// finds the same objects leaked with the same references and retain counts
-/// (``LeakReport/confirmed(by:)``). Each root cycle is reported once, by fingerprint, with the time
+/// (`LeakReport/confirmed(by:)`). Each root cycle is reported once, by fingerprint, with the time
 /// of the check that first found it. New leaks go to the callback given to ``init(_:onNewLeaks:)``,
 /// to the logger (one message per new root cycle, with its leak trace) and, as JSON reports, to
 /// ``LeakMonitorConfiguration/reportDirectory`` (the last ``LeakMonitorConfiguration/keptReports``
@@ -84,7 +84,7 @@ public final class LeakMonitor: Sendable {
     /// Starts recording if it is not running, and the thread that checks every
     /// ``LeakMonitorConfiguration/interval``. Idempotent while running.
     ///
-    /// - Throws: ``RecorderError`` when the hook cannot be installed on this runtime.
+    /// - Throws: `RecorderError` when the hook cannot be installed on this runtime.
     public func start() throws(RecorderError) {
         if !Recorder.isInstalled {
             try Recorder.install(maxFrames: configuration.options.maxFrames ?? Recorder.defaultMaxFrames)
@@ -155,7 +155,7 @@ public final class LeakMonitor: Sendable {
         }
     }
 
-    /// When the root cycle with `fingerprint` (see ``key(of:)``) was first found, or `nil` if never.
+    /// When the root cycle with `fingerprint` (see ``key(of:in:)``) was first found, or `nil` if never.
     public func firstSeen(_ fingerprint: String) -> Date? {
         state.withLock { $0.firstSeen[fingerprint] }
     }

@@ -5,7 +5,7 @@ public struct LeakMonitorConfiguration: Sendable {
     /// The time between the end of one check and the start of the next periodic one.
     public var interval: Duration
     /// The wait between a check that found candidates and the confirmation check (see
-    /// ``LeakReport/confirmed(by:)``). Objects released asynchronously settle meanwhile.
+    /// `LeakReport/confirmed(by:)`). Objects released asynchronously settle meanwhile.
     public var confirmationDelay: Duration
     /// Where each check that found new leaks writes its JSON report (`leakgraph-<time>-<check>.json`);
     /// `nil` writes none. The folder is created when missing.

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// The watch holds the object weakly. When the object is still alive at the deadline, ``wait()`` says
 /// why: the shortest chain of strong references from a root (a global by name, a thread's stack) to
-/// it (``RetainerChain``), or that it is leaked (in a cycle nothing reaches).
+/// it (`RetainerChain`), or that it is leaked (in a cycle nothing reaches).
 public final class DeallocationWatch: Sendable {
     /// The watched object's type, fully qualified.
     public let typeName: String

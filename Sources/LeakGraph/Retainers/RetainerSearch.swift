@@ -6,12 +6,12 @@ import LeakGraphRecording
 import LeakGraphReport
 
 /// Finds why objects are alive: in one frozen heap, the shortest chain of strong references from a
-/// root to each object asked about (``RetainerPaths``), labelled from a typed walk of the chain's
+/// root to each object asked about (`RetainerPaths`), labelled from a typed walk of the chain's
 /// objects, and what holds each root — found by the holder scan, named afterwards
 /// (``RetainerHolderNaming``).
 ///
 /// The chains are built into strings and the typed graph dropped before the scan runs, and the
-/// check's own frames and freed buffers are kept out of the scan (``HolderScan/enterCheck()``; a
+/// check's own frames and freed buffers are kept out of the scan (`HolderScan/enterCheck()`; a
 /// checking thread's frees are zeroed), so the check's copies of the roots' addresses are not
 /// taken for holders.
 enum RetainerSearch {
@@ -29,7 +29,7 @@ enum RetainerSearch {
     /// and the frozen snapshot's addresses), at most `limit` of them.
     ///
     /// - Parameter scanForHolders: run the holder scan to say what holds each root (it stops the
-    ///   other threads for a moment); without it every holder is ``RetainerChain/Holder/Kind/unknown``.
+    ///   other threads for a moment); without it every holder is `RetainerChain/Holder/Kind/unknown`.
     static func find(
         limit: Int = 10, scanForHolders: Bool = true,
         select: (HeapScan, UnsafeBufferPointer<UInt>) -> [Int]
