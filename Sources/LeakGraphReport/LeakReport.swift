@@ -23,13 +23,6 @@ public struct LeakReport: Sendable, Codable, Equatable {
     /// (`leakgraph run --live-histogram`; additional field, absent otherwise).
     public var liveTypes: [TypeTally]?
 
-    /// The number of leaked objects that are not in or held by a known library leak: what a check fails on.
-    public var leakedObjectsOutsideLibraries: Int {
-        let library = cycles.filter { $0.knownLibraryLeak != nil }
-        let excused = library.reduce(0) { $0 + $1.members.count + $1.holds.count }
-        return summary.leakedObjects - excused
-    }
-
     /// The schema version this library writes: 2, which stores each distinct backtrace once (a `stacks`
     /// table) where version 1 repeated it in every leak. Both are read.
     public static let currentSchemaVersion = 2
@@ -213,12 +206,15 @@ public struct LeakReport: Sendable, Codable, Equatable {
         /// cycle was found in, e.g. `XCTest` or `Swift Testing`; `nil` in a single run's report
         /// (additional field).
         public var run: String?
+        /// When a baseline accepts the cycle (``LeakReport/applying(_:)``): which entry, and why. The cycle
+        /// is still reported, with what it holds, but a check does not fail on it (additional field).
+        public var suppressed: Suppression?
 
         /// Creates a cycle.
         public init(
             id: Int, members: [Int], holds: [Int], heldCycles: [[Int]]? = nil, fingerprint: String? = nil,
             suspect: Suspect? = nil, otherCuts: [Suspect]? = nil, knownLibraryLeak: String? = nil,
-            heldByKnownLibraryLeak: Int? = nil, run: String? = nil
+            heldByKnownLibraryLeak: Int? = nil, run: String? = nil, suppressed: Suppression? = nil
         ) {
             self.heldByKnownLibraryLeak = heldByKnownLibraryLeak
             self.id = id
@@ -230,6 +226,7 @@ public struct LeakReport: Sendable, Codable, Equatable {
             self.otherCuts = otherCuts
             self.knownLibraryLeak = knownLibraryLeak
             self.run = run
+            self.suppressed = suppressed
         }
     }
 
