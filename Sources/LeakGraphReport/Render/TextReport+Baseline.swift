@@ -2,7 +2,7 @@
 /// section at the end that counts them per entry, instead of their leak traces.
 ///
 /// ```
-/// 1 new leak, 1 suppressed by the baseline (root cycles; known library leaks are neither).
+/// 1 new leak, 1 suppressed by the baseline (root cycles).
 /// …
 /// Suppressed (baseline): 1 root cycle, 7 objects, 336 bytes — reported, not failing the check
 ///    type: Fixture.ImageCache*  (leakgraph.baseline, line 4): 1 root cycle (#2), 7 objects, 336 bytes — the cache lives for the whole process
@@ -13,7 +13,7 @@ extension TextRenderer {
     func baselineVerdict(suppressed: Int) -> String {
         let new = report.cycles.filter { !$0.isExcused }.count
         return "\(ReportNaming.count(new, "new leak")), \(ReportNaming.grouped(suppressed)) suppressed by the baseline "
-            + "(root cycles; known library leaks are neither)."
+            + "(root cycles)."
     }
 
     /// Appends the `Suppressed (baseline)` section for the cycles at `ordinals` (each suppressed): the

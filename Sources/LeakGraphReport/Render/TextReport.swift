@@ -44,7 +44,7 @@
 ///   types would then read the same; such types keep their full names everywhere.
 /// - Names, creation sites, numbers and the command line follow ``ReportNaming``, as every renderer does.
 /// - **Baselines**: when a baseline accepts root cycles (``LeakReport/Cycle/suppressed``), the body starts
-///   with `N new leaks, M suppressed by the baseline.` (root cycles; known library leaks are neither), the
+///   with `N new leaks, M suppressed by the baseline (root cycles).` (known library leaks are neither), the
 ///   suppressed cycles get no section of their own, and a `Suppressed (baseline)` section after the
 ///   others counts them per baseline entry (TextReport+Baseline.swift).
 /// - Leaked objects in no listed cycle (never produced by the builder) are listed by type under
