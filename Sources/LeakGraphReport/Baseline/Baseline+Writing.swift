@@ -34,7 +34,7 @@ extension Baseline {
         }
         let patternBaseline = Baseline(source: source, entries: patterns)
         let index = ReportIndex(report)
-        var renderer = TextRenderer(report: report, pathLimit: 1)
+        let renderer = TextRenderer(report: report, pathLimit: 1)
         var seen: Set<String> = []
         var entries = patterns.map { entry in
             var entry = entry
@@ -45,9 +45,10 @@ extension Baseline {
             guard cycle.knownLibraryLeak == nil, let fingerprint = cycle.fingerprint, !seen.contains(fingerprint) else {
                 continue
             }
+            let members = cycle.members.compactMap { index.position[$0] }
             let covered = patternBaseline.entry(
-                matching: fingerprint, memberTypes: cycle.members.map { report.leaks[index.position[$0] ?? 0].type },
-                memberBacktraces: { cycle.members.compactMap { index.position[$0].map { report.leaks[$0].backtrace } } })
+                matching: fingerprint, memberTypes: members.map { report.leaks[$0].type },
+                memberBacktraces: { members.map { report.leaks[$0].backtrace } })
             guard covered == nil else { continue }
             seen.insert(fingerprint)
             let reason = oldReasons[fingerprint] ?? renderer.acceptanceReason(ordinal)
@@ -79,10 +80,9 @@ extension Baseline {
 extension TextRenderer {
     /// What a new baseline entry says about the cycle at `ordinal`: its leak trace (or its member types
     /// when it has no suspect) and the first member's creation site.
-    mutating func acceptanceReason(_ ordinal: Int) -> String {
+    func acceptanceReason(_ ordinal: Int) -> String {
         let cycle = report.cycles[ordinal]
         let members = cycle.members.compactMap { position[$0] }
-        lines = []
         var trace: String?
         if let edge = suspectEdge(of: cycle), let steps = ring(closedBy: edge, members: members) {
             let start = startOfRing(steps)
