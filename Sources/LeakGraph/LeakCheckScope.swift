@@ -40,12 +40,17 @@ public struct LeakCheckScope: Sendable {
 
     /// Runs `body` allocating into this scope.
     public func run<R>(_ body: () throws -> R) rethrows -> R {
-        try scope.withCurrent(body)
+        // With the orphan scan, the stack the body used is zeroed as soon as it returns: its dead
+        // frames may hold copies of a pointer it dropped, which frames reusing that memory later
+        // could keep for the scan to read (a missed orphan).
+        defer { if options.scansForOrphans { HolderScan.scrubStack() } }
+        return try scope.withCurrent(body)
     }
 
     /// Runs `body`, and the tasks it creates, allocating into this scope.
     public func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
-        try await scope.withCurrent(isolation: isolation, body)
+        defer { if options.scansForOrphans { HolderScan.scrubStack() } }
+        return try await scope.withCurrent(isolation: isolation, body)
     }
 
     /// Waits the settle period (a thread sleep), checks, confirms, and closes the scope.
@@ -60,7 +65,7 @@ public struct LeakCheckScope: Sendable {
         if options.settle > .zero {
             Thread.sleep(forTimeInterval: options.settle.seconds)
         }
-        return confirmedReport()
+        return options.scansForOrphans ? HolderScan.checking(confirmedReport) : confirmedReport()
     }
 
     /// Waits the settle period (a task sleep), checks, confirms, and closes the scope (as
@@ -70,7 +75,7 @@ public struct LeakCheckScope: Sendable {
         if options.settle > .zero {
             try? await Task.sleep(for: options.settle)
         }
-        return confirmedReport()
+        return options.scansForOrphans ? HolderScan.checking(confirmedReport) : confirmedReport()
     }
 
     /// Closes the scope without checking.
@@ -111,12 +116,12 @@ public struct LeakCheckScope: Sendable {
     private func confirmedReport() -> LeakReport {
         let first = scopedReport()
         guard !first.cycles.isEmpty else { return first }
-        return first.confirmed(by: scopedReport())
+        return first.confirmed(by: scopedReport(knownOrphans: first.orphanAddresses))
     }
 
     /// A whole check, restricted to the root cycles holding an object of this scope, less the ignored.
-    private func scopedReport() -> LeakReport {
-        let report = LeakChecker.check()
+    private func scopedReport(knownOrphans: Set<UInt> = []) -> LeakReport {
+        let report = LeakChecker.check(orphanScan: options.scansForOrphans, knownOrphans: knownOrphans)
         let inScope = report.leaks.map { leak in
             UInt(leak.address.dropFirst(2), radix: 16).map { AllocationScope.scopeID(of: $0) == scope.id } ?? false
         }

@@ -12,7 +12,8 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] [--baseline <file>] [--write-baseline <file>] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
+                [--frames <n>] [--live-histogram] [--why <type>…] [--baseline <file>] [--write-baseline <file>] \
+                [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
                 -- <executable> [<argument> ...]
                 """,
             discussion: """
@@ -66,6 +67,9 @@ extension Leakgraph {
         /// Checks while the program runs (`--every`, `--report-dir`, `--check-signal`).
         @OptionGroup var monitor: MonitorOptions
 
+        /// Types whose live objects the report explains (`--why`).
+        @OptionGroup var why: WhyOptions
+
         /// The accepted leaks (`--baseline`, `--write-baseline`).
         @OptionGroup var baselineOptions: BaselineOptions
 
@@ -108,7 +112,8 @@ extension Leakgraph {
             defer { workspace.remove() }
             let check = try Run.check(
                 executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                environment: environment.merging(try monitor.environment()) { _, monitor in monitor },
+                environment: environment.merging(try monitor.environment()) { _, monitor in monitor }
+                    .merging(why.environment) { _, why in why },
                 rendering: baselineOptions.isEmpty ? ChildRendering(for: outputs) : ChildRendering(),
                 liveTypes: liveHistogram, in: workspace)
             let judged = try baselineOptions.apply(to: check, baseline: baseline)

@@ -1,6 +1,7 @@
 import Foundation
 import LeakGraphRecording
 import LeakGraphReport
+import LeakGraphSymbolication
 import Synchronization
 
 /// Periodic leak checks in a running process: every ``LeakMonitorConfiguration/interval`` on a
@@ -31,6 +32,10 @@ public final class LeakMonitor: Sendable {
     let state = Mutex(State())
     /// Held for the length of a check: checks run one at a time.
     let checking = Mutex(())
+    /// Creation stacks symbolized by earlier checks (``LeakMonitorConfiguration/symbolizedStacksKept``).
+    let symbolizedStacks: SymbolizedStackCache
+    /// How a stack missing from ``symbolizedStacks`` is symbolized (tests count the calls).
+    let resolveStack: LeakChecker.StackResolver
 
     /// The mutable state of a monitor.
     struct State {
@@ -52,12 +57,22 @@ public final class LeakMonitor: Sendable {
     ///   - configuration: how often to check and where to report.
     ///   - onNewLeaks: called, on the checking thread, after each check that found root cycles no
     ///     earlier check reported (``LeakMonitorCheck/newLeaks``).
-    public init(
+    public convenience init(
         _ configuration: LeakMonitorConfiguration = LeakMonitorConfiguration(),
         onNewLeaks: (@Sendable (LeakMonitorCheck) -> Void)? = nil
     ) {
+        self.init(configuration, onNewLeaks: onNewLeaks, resolveStack: LeakChecker.resolveStack(_:with:executablePath:))
+    }
+
+    /// A monitor that symbolizes each creation stack missing from its cache with `resolveStack`.
+    init(
+        _ configuration: LeakMonitorConfiguration, onNewLeaks: (@Sendable (LeakMonitorCheck) -> Void)?,
+        resolveStack: @escaping LeakChecker.StackResolver
+    ) {
         self.configuration = configuration
         self.onNewLeaks = onNewLeaks
+        self.symbolizedStacks = SymbolizedStackCache(capacity: configuration.symbolizedStacksKept)
+        self.resolveStack = resolveStack
     }
 
     /// Calls `observer`, on the checking thread, after every check, skipped ones included (metrics

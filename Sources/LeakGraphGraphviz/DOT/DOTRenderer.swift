@@ -122,6 +122,9 @@ public enum DOTRenderer {
         if !held.isEmpty {
             label += DOTText.htmlEscaped(" · holds \(summary.heldText)")
         }
+        if value.isOrphan, let member = members.first {
+            label += DOTText.htmlEscaped(" · orphan: \(ReportNaming.orphanText(report.leaks[member]))")
+        }
         if builder.isCollapsed {
             label += DOTText.htmlEscaped(" · collapsed by type")
         }

@@ -214,6 +214,9 @@ private struct HTMLPage {
         if !held.isEmpty {
             subtitle += " · holds \(summary.heldText)"
         }
+        if value.isOrphan, let member = members.first {
+            subtitle += " · orphan: \(ReportNaming.orphanText(report.leaks[member]))"
+        }
         html.append("<h2>Root cycle #\(cycle + 1) <small>\(e(subtitle))</small></h2>")
         if let suppressed = value.suppressed {
             let place = suppressed.line.map { "\(suppressed.baseline), line \($0)" } ?? suppressed.baseline

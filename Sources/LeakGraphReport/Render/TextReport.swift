@@ -183,6 +183,10 @@ struct TextRenderer {
             lines.append("")
             lines.append("No leaks found.")
         }
+        for query in report.why ?? [] {
+            lines.append("")
+            lines.append(contentsOf: RetainerText.lines(of: query))
+        }
         if !report.diagnostics.isEmpty {
             lines.append("")
             lines.append(
@@ -220,6 +224,9 @@ struct TextRenderer {
         }
         if let library = cycle.knownLibraryLeak {
             lines.append("   Not your code — \(library)")
+        }
+        if cycle.isOrphan, let member = members.first {
+            lines.append("   Orphan: \(ReportNaming.orphanText(report.leaks[member]))")
         }
         if let holder = cycle.heldByKnownLibraryLeak {
             let number = report.cycles.firstIndex { $0.id == holder }.map { " (root cycle #\($0 + 1))" } ?? ""
