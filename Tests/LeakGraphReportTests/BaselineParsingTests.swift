@@ -43,6 +43,16 @@ struct BaselineParsingTests {
         #expect(baseline.text.contains("\nfingerprint: 43a685ad0b19f2ad  # the ring sample, on purpose\n"))
     }
 
+    @Test("CRLF line endings and a byte-order mark, as editors on Windows write them")
+    func crlf() throws {
+        let text = "\u{FEFF}# accepted\r\nversion: 1\r\n\r\ntype: App.Cache*  # by design\r\nfingerprint: 0123456789abcdef\r\n"
+        let baseline = try Baseline.parse(text, source: "b")
+        #expect(baseline.headerComments == ["accepted"])
+        #expect(baseline.entries.map(\.text) == ["type: App.Cache*", "fingerprint: 0123456789abcdef"])
+        #expect(baseline.entries.map(\.reason) == ["by design", nil])
+        #expect(baseline.entries.map(\.line) == [4, 5])
+    }
+
     @Test("an empty baseline (version line only) accepts nothing")
     func empty() throws {
         let baseline = try Baseline.parse("version: 1\n", source: "b")

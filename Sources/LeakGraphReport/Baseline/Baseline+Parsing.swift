@@ -5,7 +5,8 @@ extension Baseline {
     /// `version: N`; every later one is an entry — `fingerprint: HEX`, `type: PATTERN` or
     /// `site: PATTERN` — optionally followed by ` # reason`: a `#` after white space starts the entry's
     /// reason. Keys are lowercase, a space after the colon is optional, white space around values is
-    /// ignored. Fingerprints are 16 hexadecimal digits (read in lowercase).
+    /// ignored. Fingerprints are 16 hexadecimal digits (read in lowercase). Lines may end with LF or CRLF;
+    /// a leading byte-order mark is skipped.
     ///
     /// - Parameters:
     ///   - text: The file's contents.
@@ -18,7 +19,8 @@ extension Baseline {
         var version: Int?
         var entries: [BaselineEntry] = []
         var headerComments: [String] = []
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
+        for (offset, rawLine) in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = offset + 1
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty { continue }
