@@ -75,9 +75,22 @@ struct BaselineOptions: ParsableArguments {
             printError(
                 "leakgraph: wrote the baseline \(writeBaselinePath): \(fingerprints) "
                     + "\(fingerprints == 1 ? "fingerprint" : "fingerprints")\(note)")
-            return report.applying(Self.reread(written))
+            return Self.judged(report, by: Self.reread(written))
         }
-        return baseline.map { report.applying($0) } ?? report
+        return baseline.map { Self.judged(report, by: $0) } ?? report
+    }
+
+    /// `report` marked by `baseline`, with one line on standard error saying what it made of the report
+    /// (also when it accepted nothing, so a CI log shows which baseline was used):
+    /// `leakgraph: baseline FILE: N new leaks, M suppressed by the baseline (root cycles)`.
+    private static func judged(_ report: LeakReport, by baseline: Baseline) -> LeakReport {
+        let marked = report.applying(baseline)
+        let new = marked.newCycles.count
+        let suppressed = marked.suppressedCycles.count
+        printError(
+            "leakgraph: baseline \(baseline.source): \(new) new \(new == 1 ? "leak" : "leaks"), \(suppressed) suppressed "
+                + "by the baseline (root cycles)")
+        return marked
     }
 
     /// `baseline` as it reads back from its file, so that the report names the entries' lines.

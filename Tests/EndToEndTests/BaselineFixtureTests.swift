@@ -64,6 +64,7 @@ struct BaselineFixtureTests {
         #expect(accepted.map { types($0, in: newReport) } == [["Fixture.Presenter", "Fixture.Screen"]])
         #expect(failing.map { types($0, in: newReport) } == [["Fixture.Session"]])
         #expect(failing.first?.fingerprint != oldFingerprint)
+        #expect(new.toolMessages.contains("leakgraph: baseline \(file.path): 1 new leak, 1 suppressed by the baseline (root cycles)"))
         let newText = try #require(new.text)
         #expect(newText.contains("\n1 new leak, 1 suppressed by the baseline (root cycles).\n"), "\(newText)")
         #expect(newText.contains("Session.onEvent (closure) → Session"), "\(newText)")
@@ -71,6 +72,7 @@ struct BaselineFixtureTests {
         // Nothing leaked: nothing to accept, exit 0.
         let fixed = try await LeakgraphRun.run(program, ["fixed"], options: ["--baseline", file.path])
         #expect(!fixed.result.signaled && fixed.result.status == 0 && fixed.report?.leaks.isEmpty == true, "\(fixed.result.summary)")
+        #expect(fixed.toolMessages.contains("leakgraph: baseline \(file.path): 0 new leaks, 0 suppressed by the baseline (root cycles)"))
     }
 
     @Test("a type pattern accepts a cycle with its held objects and held cycle; a site pattern too", arguments: Optimization.allCases)
