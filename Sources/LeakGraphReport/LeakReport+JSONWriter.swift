@@ -7,8 +7,9 @@ import LeakGraphModel
 /// `.withoutEscapingSlashes`), which stays for reports encoded inside other values: the same keys,
 /// each object's keys in byte order, `null` for an absent leak `cycle` or `stack` and a frame's unknown
 /// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`, `otherCuts`,
-/// `knownLibraryLeak`, `heldByKnownLibraryLeak`, `kind` and `run`, a suspect's `reference`, a dictionary step's `key`,
-/// the report's `liveTypes` and `why`, a retainer link's `label`, a holder's `name`, `location` and `address`) left out. Schema version 2
+/// `knownLibraryLeak`, `heldByKnownLibraryLeak`, `kind`, `run` and `suppressed`, a suppression's `line` and `reason`,
+/// a suspect's `reference`, a dictionary step's `key`, the report's `liveTypes` and `why`, a retainer link's `label`,
+/// a holder's `name`, `location` and `address`) left out. Schema version 2
 /// and later write the `stacks` table; version 1 a `backtrace` per leak. The tests hold it to
 /// `JSONEncoder`'s output, document for document.
 extension LeakReport {
@@ -258,9 +259,31 @@ extension JSONText {
             key("run")
             string(run)
         }
+        if let suppressed = cycle.suppressed {
+            key("suppressed")
+            write(suppressed)
+        }
         if let suspect = cycle.suspect {
             key("suspect")
             write(suspect)
+        }
+        closeObject()
+    }
+
+    /// Writes how a baseline accepted a cycle; absent `line` and `reason` are left out.
+    fileprivate mutating func write(_ suppression: LeakReport.Cycle.Suppression) {
+        openObject()
+        key("baseline")
+        string(suppression.baseline)
+        key("entry")
+        string(suppression.entry)
+        if let line = suppression.line {
+            key("line")
+            integer(line)
+        }
+        if let reason = suppression.reason {
+            key("reason")
+            string(reason)
         }
         closeObject()
     }

@@ -26,13 +26,6 @@ public struct LeakReport: Sendable, Codable, Equatable {
     /// field, absent otherwise): one ``RetainerQuery`` per type.
     public var why: [RetainerQuery]?
 
-    /// The number of leaked objects that are not in or held by a known library leak: what a check fails on.
-    public var leakedObjectsOutsideLibraries: Int {
-        let library = cycles.filter { $0.knownLibraryLeak != nil }
-        let excused = library.reduce(0) { $0 + $1.members.count + $1.holds.count }
-        return summary.leakedObjects - excused
-    }
-
     /// The schema version this library writes: 2, which stores each distinct backtrace once (a `stacks`
     /// table) where version 1 repeated it in every leak. Both are read.
     public static let currentSchemaVersion = 2
@@ -226,12 +219,16 @@ public struct LeakReport: Sendable, Codable, Equatable {
 
         /// Whether this root group is an orphan (``kind`` is ``orphanKind``).
         public var isOrphan: Bool { kind == Self.orphanKind }
+        /// When a baseline accepts the cycle (``LeakReport/applying(_:)``): which entry, and why. The cycle
+        /// is still reported, with what it holds, but a check does not fail on it (additional field).
+        public var suppressed: Suppression?
 
         /// Creates a cycle.
         public init(
             id: Int, members: [Int], holds: [Int], heldCycles: [[Int]]? = nil, fingerprint: String? = nil,
             suspect: Suspect? = nil, otherCuts: [Suspect]? = nil, knownLibraryLeak: String? = nil,
-            heldByKnownLibraryLeak: Int? = nil, run: String? = nil, kind: String? = nil
+            heldByKnownLibraryLeak: Int? = nil, run: String? = nil, kind: String? = nil,
+            suppressed: Suppression? = nil
         ) {
             self.kind = kind
             self.heldByKnownLibraryLeak = heldByKnownLibraryLeak
@@ -244,6 +241,7 @@ public struct LeakReport: Sendable, Codable, Equatable {
             self.otherCuts = otherCuts
             self.knownLibraryLeak = knownLibraryLeak
             self.run = run
+            self.suppressed = suppressed
         }
     }
 

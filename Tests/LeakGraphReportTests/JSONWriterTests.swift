@@ -218,10 +218,13 @@ enum WriterFixtures {
                         .init(from: 1, to: 0, label: "back", reason: "r", hint: "h"),
                     ],
                     knownLibraryLeak: "XCTest: the test case holds its own run"),
-                .init(id: 1, members: [2, 3], holds: [0], heldCycles: [], kind: LeakReport.Cycle.orphanKind),
+                .init(
+                    id: 1, members: [2, 3], holds: [0], heldCycles: [], kind: LeakReport.Cycle.orphanKind,
+                    suppressed: .init(baseline: "ci/leakgraph.baseline", entry: "type: App.*", line: 4, reason: "accepted")),
                 .init(
                     id: 2, members: [], holds: [],
-                    suspect: .init(from: 2, to: 3, label: "state (.connected).conn", reason: "r", hint: "h")),
+                    suspect: .init(from: 2, to: 3, label: "state (.connected).conn", reason: "r", hint: "h"),
+                    suppressed: .init(baseline: "b", entry: "fingerprint: 0123456789abcdef")),
             ],
             diagnostics: [
                 WalkDiagnostic(typeName: "Foundation.NSCache", reason: "layout not read yet", objectCount: 2),
@@ -247,6 +250,7 @@ enum WriterFixtures {
         report.references.append(.init(from: 0, to: 1, path: [.property(hard), .dictionaryValue(DictionaryKey(kind: .string, text: hard))], ownership: .strong))
         report.cycles[0].fingerprint = hard
         report.cycles[0].knownLibraryLeak = "\u{1B}[31mred\u{1B}[0m"
+        report.cycles[1].suppressed?.reason = hard
         report.cycles[0].suspect?.reason = "line one\nline two\r\n"
         report.cycles[0].suspect?.hint = "tab\there, bell \u{7} form \u{C} back \u{8}"
         report.diagnostics[1] = WalkDiagnostic(typeName: "Ω≈ç√", reason: hard, objectCount: -7)

@@ -43,6 +43,10 @@
 /// - **Type names** drop their leading module (`LinkedRing.DummyObject` → `DummyObject`) unless two leaked
 ///   types would then read the same; such types keep their full names everywhere.
 /// - Names, creation sites, numbers and the command line follow ``ReportNaming``, as every renderer does.
+/// - **Baselines**: when a baseline accepts root cycles (``LeakReport/Cycle/suppressed``), the body starts
+///   with `N new leaks, M suppressed by the baseline (root cycles).` (known library leaks are neither), the
+///   suppressed cycles get no section of their own, and a `Suppressed (baseline)` section after the
+///   others counts them per baseline entry (TextReport+Baseline.swift).
 /// - Leaked objects in no listed cycle (never produced by the builder) are listed by type under
 ///   `OTHER LEAKED OBJECTS`; walk diagnostics close the text. With no leaks the text says
 ///   `No leaks found.`
@@ -153,9 +157,18 @@ struct TextRenderer {
 
     /// The text after the header: each section starts with an empty line; ends with a newline.
     mutating func renderBody() -> String {
-        for (ordinal, cycle) in report.cycles.enumerated() {
+        let suppressed = report.cycles.indices.filter { report.cycles[$0].suppressed != nil }
+        if !suppressed.isEmpty {
+            lines.append("")
+            lines.append(baselineVerdict(suppressed: suppressed.count))
+        }
+        for (ordinal, cycle) in report.cycles.enumerated() where cycle.suppressed == nil {
             lines.append("")
             renderCycle(cycle, ordinal: ordinal)
+        }
+        if !suppressed.isEmpty {
+            lines.append("")
+            renderSuppressed(suppressed)
         }
         let unlisted = index.unlistedPositions
         if !unlisted.isEmpty {
