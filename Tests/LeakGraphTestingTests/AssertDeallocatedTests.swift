@@ -91,7 +91,12 @@ struct AssertDeallocatedTests {
             received.withLock { $0 = failure }
         }
         _ = await watch.wait()
-        try await Task.sleep(for: .milliseconds(200))
+        // The callback comes from the watch's own task once its search is done: wait for it (a
+        // loaded machine can take a while), at most 10 s.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while received.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let failure = try #require(received.withLock { $0 })
         #expect(failure.retainers?.holder.kind == .global)
         #expect(failure.retainers?.links.map(\.label) == [nil, "observers", "[0]", "handler (closure)"])
