@@ -189,8 +189,10 @@ struct TextRenderer {
         }
         if !report.diagnostics.isEmpty {
             lines.append("")
+            let objects = report.diagnostics.reduce(0) { $0 + $1.objectCount }
             lines.append(
-                "Not read exactly (what these reference counts as held from outside, so a leak there can be missed):"
+                "Not read exactly: references of \(ReportNaming.count(objects, "object")) could not be read; "
+                    + "the objects they reach were treated as held (a leak there can be missed):"
             )
             for diagnostic in report.diagnostics {
                 let objects = ReportNaming.count(diagnostic.objectCount, "object")
