@@ -30,6 +30,8 @@ struct WhyAliveFixtureTests {
             "Fixture.ProfileViewController",
         ])
         #expect(profile.summaryLine == "static NotificationCentre.shared → observers[0] → handler (closure) → ProfileViewController")
+        #expect(report.retainers(of: "ProfileViewController") == [profile])
+        #expect(report.retainers(of: "Fixture.ProfileViewController") == [profile])
         let search = try #require(why[1].chains.first)
         #expect(search.holder.name == "Fixture.openControllers : Swift.Array<Fixture.SearchController>")
         #expect(search.summaryLine == "openControllers[0] → SearchController")

@@ -20,3 +20,14 @@ public struct RetainerQuery: Sendable, Codable, Hashable {
         self.chains = chains
     }
 }
+
+extension LeakReport {
+    /// The retainer chains this report holds for objects of `type` (full name, or without its module),
+    /// from ``why`` (`leakgraph run --why TYPE`): why each is alive. Empty when the report was not
+    /// asked about that type or no object of it is held by a root.
+    public func retainers(of type: String) -> [RetainerChain] {
+        (why ?? []).flatMap(\.chains).filter { chain in
+            chain.target.type == type || ReportNaming.shortName(chain.target.type) == type
+        }
+    }
+}
