@@ -166,12 +166,11 @@ public enum LeakChecker {
         resolve: @escaping StackResolver = resolveStack(_:with:executablePath:)
     ) -> MeasuredLeakCheck {
         var pause = Duration.zero
-        if orphanScan {
-            HolderScan.enterCheck()
-        }
-        defer {
-            if orphanScan { HolderScan.leaveCheck() }
-        }
+        // Every check marks where it began, scanning or not: the frames of a check running on another
+        // thread hold copies of every object's address, and a scan in progress must not take them
+        // for holders (it reads a marked thread's stack from the mark up).
+        HolderScan.enterCheck()
+        defer { HolderScan.leaveCheck() }
         let report = Recorder.ignoringCurrentThread {
             let analysis = LeakAnalysis.analyze(captureLeakedGraph(
                 liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, pause: &pause))

@@ -124,7 +124,7 @@ struct LeakTraceTests {
         )
         #expect(lines[first + 3] == "   Fingerprint: \(try #require(report.cycles[0].fingerprint))")
         #expect(lines[first + 4].hasPrefix("   MainViewController (0x7f0000001000, 64 bytes)"))
-        #expect(lines.contains("   Group.members → _ContiguousArrayStorage<NeighBird.Member>[0] → Member.group → Group"))
+        #expect(lines.contains("   Group.members[0] → Member.group → Group"), "storage elements are named from the field holding the storage")
         #expect(lines.contains("   ChatViewController.onMessage (closure) → ChatViewController"))
         // Written from the first class instance, not from the suspect's target (the closure context).
         #expect(lines.contains("   Screen.render (closure) → (closure context, 2 captures).capture[0] → Screen"))

@@ -136,7 +136,14 @@ extension TextRenderer {
                 previous = index
             }
         } else {
-            parts = steps.map { stepText($0) }
+            for (index, step) in steps.enumerated() {
+                // The reference into collection storage is said by the next step's name
+                // (`Hub.handlers[0] (closure)`), so it is not written twice.
+                if index + 1 < steps.count, step.to == steps[index + 1].from, namesStorageOwner(steps[index + 1]) {
+                    continue
+                }
+                parts.append(stepText(step))
+            }
         }
         parts.append(typeText(steps[0].from))
         return parts.joined(separator: " → ")
@@ -144,7 +151,31 @@ extension TextRenderer {
 
     /// `Type.label`, or `Type[3]` when the path starts with a subscript.
     func stepText(_ step: SuspectEdge) -> String {
-        ReportNaming.referenceText(type: typeText(step.from), path: report.references[step.reference].path)
+        let path = report.references[step.reference].path
+        // An element of collection storage is named from the field that holds the storage when one
+        // leaked object alone holds it: `Hub.handlers[0] (closure)`, not `_ContiguousArrayStorage<…>[0]`.
+        if path.startsWithSubscript, let owner = storageOwnerText(step.from) {
+            return owner + path.text
+        }
+        return ReportNaming.referenceText(type: typeText(step.from), path: path)
+    }
+
+    /// Whether ``stepText(_:)`` names `step` from the field holding its collection storage.
+    func namesStorageOwner(_ step: SuspectEdge) -> Bool {
+        report.references[step.reference].path.startsWithSubscript && storageOwnerText(step.from) != nil
+    }
+
+    /// `Hub.handlers` for the collection storage at `position` when exactly one strong reference from a
+    /// leaked object leads to it; `nil` for other objects.
+    func storageOwnerText(_ position: Int) -> String? {
+        let kind = report.leaks[position].kind
+        guard kind == ObjectKind.arrayStorage.rawValue || kind == ObjectKind.dictionaryStorage.rawValue
+            || kind == ObjectKind.setStorage.rawValue
+        else { return nil }
+        let id = report.leaks[position].id
+        let incoming = report.references.filter { $0.to == id && $0.ownership == .strong }
+        guard incoming.count == 1, let owner = self.position[incoming[0].from], owner != position else { return nil }
+        return ReportNaming.referenceText(type: typeText(owner), path: incoming[0].path)
     }
 
     /// `text` ending with a period.
