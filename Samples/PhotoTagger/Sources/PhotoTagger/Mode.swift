@@ -1,0 +1,24 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which variant of the app runs: `leak` (the default) keeps the bug, `fixed` has its one-line fix.
+enum Mode: String {
+    case leak
+    case fixed
+}
+
+/// The mode named by the only command-line argument; no argument is `leak`.
+let mode: Mode = {
+    let arguments = CommandLine.arguments.dropFirst()
+    guard arguments.count <= 1, let mode = Mode(rawValue: arguments.first ?? "leak") else {
+        print("usage: PhotoTagger [leak | fixed]")
+        exit(64)
+    }
+    return mode
+}()
+
+/// How many tagging jobs were deinitialized, printed at the end.
+nonisolated(unsafe) var freedJobs = 0
