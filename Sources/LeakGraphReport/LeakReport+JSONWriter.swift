@@ -366,6 +366,8 @@ extension JSONText {
         case .boxValue: kind("boxValue")
         case .errorValue: kind("errorValue")
         case .storage: kind("storage")
+        case .taskHandle: kind("taskHandle")
+        case .taskClosure: kind("taskClosure")
         case .label(let text):
             kind("label")
             key("text")

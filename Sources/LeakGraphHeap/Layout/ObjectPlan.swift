@@ -47,6 +47,11 @@ enum TailPlan {
     /// `headerOffset` says whether anything in it needs destroying (the trivial flag). A buffer that is
     /// not trivial holds captured subscript arguments, which no metadata describes: not read.
     case keyPathBuffer(headerOffset: Int)
+    /// A concurrency task (metadata kind 0x502, recorded from `swift_task_create`): the closure context
+    /// of the function it runs, read only while the task is suspended or enqueued — not running (its
+    /// context may be released any moment) and not completed (released) — at the offset the runtime's
+    /// task layout gives (`lg_task_closure_context_offset`).
+    case taskClosure
 }
 
 /// How a dictionary key is shown in labels (`["a"]`, `[42]`), read from raw memory without copying.

@@ -1,3 +1,4 @@
+import CLeakGraphMetadata
 import LeakGraphModel
 
 /// Builds and caches one ``ObjectPlan`` per heap-object metadata.
@@ -25,6 +26,8 @@ final class ObjectPlans {
             return boxPlan(metadata)
         case .errorObject:
             return ObjectPlan(kind: .other, typeName: "(error box)", slots: [], tail: .errorValue)
+        case .task where lg_task_layout_known():
+            return ObjectPlan(kind: .other, typeName: "Task", slots: [], tail: .taskClosure)
         case .task, .job:
             return ObjectPlan(kind: .other, typeName: "(async task)", slots: [], unreadable: ["task contents are not read"])
         default:

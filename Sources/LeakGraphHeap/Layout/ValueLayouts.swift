@@ -80,6 +80,10 @@ final class ValueLayouts {
         if descriptor.name == "Unmanaged", descriptor.moduleName == "Swift" {
             return [Slot(offset: 0, path: .empty, content: .reference(.unmanaged))]
         }
+        if descriptor.name == "Task", descriptor.moduleName == "_Concurrency" {
+            // `Task<Success, Failure>` is one strong reference (`_task: Builtin.NativeObject`) to its task.
+            return [Slot(offset: 0, path: [.taskHandle], content: .reference(.strong))]
+        }
         let count = descriptor.structNumFields
         guard count > 0 else { return rawLayoutSlots(metadata) }
         guard let fields = descriptor.fieldDescriptor else {

@@ -73,6 +73,13 @@ struct ReferenceScanner {
             if object.uint32(at: headerOffset) & 0x8000_0000 == 0 {
                 unreadable("captured subscript arguments of a key path are not read (no metadata describes them)")
             }
+        case .taskClosure:
+            let offset = lg_task_closure_context_offset(object)
+            let status = lg_task_status_flags(object)
+            guard offset >= 0, status & (LG_TASK_STATUS_RUNNING | LG_TASK_STATUS_COMPLETE) == 0,
+                let context = object.pointer(at: offset)
+            else { return }
+            found(onePath(.taskClosure), .strong, UInt(bitPattern: context), false)
         case .setBuckets(let element, let stride):
             guard !element.isEmpty, let elements = object.pointer(at: 48) else { return }
             forEachOccupiedBucket(object, bitmapOffset: 56) { bucket in

@@ -42,6 +42,11 @@ public enum PathStep: Sendable, Hashable {
     /// Inside the internal storage of a standard-library value (`Array`, `Dictionary`, `Set`, `String`
     /// buffers, reached through their private properties and bridge objects; written as nothing).
     case storage
+    /// The task a `Task<Success, Failure>` value refers to (written ` (Task)`: `refreshTask (Task)`).
+    case taskHandle
+    /// The closure context a task that has not completed keeps for the function it runs (written
+    /// `closure`).
+    case taskClosure
     /// A label from a report written before references carried paths: shown as it is, never interpreted.
     case label(String)
 }

@@ -78,6 +78,10 @@ extension ReferencePath {
                 result += " (closure)"
             case .captureBox:
                 result += " (box)"
+            case .taskHandle:
+                result += " (Task)"
+            case .taskClosure:
+                component("closure")
             case .optionalPayload, .storage:
                 break
             }
@@ -116,10 +120,11 @@ extension ReferencePath {
             case .capture: return "capture"
             case .setMember: return "member"
             case .boxValue, .errorValue: return "value"
+            case .taskClosure: return "closure"
             case .dictionaryKey: return "key"
             case .element, .dictionaryValue: return ""
             case .enumCase, .optionalPayload, .indirectPayload, .existentialValue, .existentialBox, .closureContext,
-                .captureBox, .storage:
+                .captureBox, .storage, .taskHandle:
                 continue
             }
         }

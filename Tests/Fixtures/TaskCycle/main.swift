@@ -1,0 +1,114 @@
+// Row 21 of LEAK-PATTERNS: a `Task` stored in its owner whose closure captures the owner.
+// leak: a FeedViewModel stores `refreshTask = Task { for await x in updates { self.handle(x) } }` over an
+//   AsyncStream that never finishes (the view model holds the stream and its only Continuation), and is
+//   dropped: the task waits forever and holds the view model through its closure — 1 root cycle
+//   {FeedViewModel, Task, the task's closure contexts}. Also a Pair ⇄ Pair cycle that keeps a finished
+//   `Task` handle: 1 root cycle holding the Task.
+// fixed: `[weak self]`, and the view model cancels its task in deinit; the program waits for it.
+// finished: the task (capturing self strongly) finishes before the view model is dropped.
+// running: the task (capturing self strongly) is still running at exit, sleeping in a loop.
+// streamFinished: the task (capturing self strongly) awaits a stream that is finished.
+// Every mode but leak reports nothing.
+
+import Glibc
+
+// MARK: - Fixture plumbing: parseMode, watch and finish come from Tests/Fixtures/Support/FixturePlumbing.swift
+
+enum Mode: String, CaseIterable { case leak, fixed, finished, running, streamFinished }
+
+let mode = parseMode(Mode.self)
+
+// MARK: - The shape
+
+final class FeedViewModel {
+    var refreshTask: Task<Void, Never>?
+    let updates: AsyncStream<Int>
+    let continuation: AsyncStream<Int>.Continuation
+    var total = 0
+
+    init() {
+        (updates, continuation) = AsyncStream.makeStream(of: Int.self)
+    }
+
+    func handle(_ value: Int) { total += value }
+
+    func startStrong() {
+        refreshTask = Task { for await value in updates { self.handle(value) } }
+    }
+
+    func startWeak() {
+        refreshTask = Task { [weak self, updates] in
+            for await value in updates { self?.handle(value) }
+        }
+    }
+
+    func startFinishing() {
+        refreshTask = Task { self.handle(1) }
+    }
+
+    func startRunning() {
+        refreshTask = Task {
+            while true {
+                try? await Task.sleep(nanoseconds: 5_000_000)
+                self.handle(1)
+            }
+        }
+    }
+
+    deinit {
+        refreshTask?.cancel()
+    }
+}
+
+final class Pair {
+    var partner: Pair?
+    var job: Task<Int, Never>?
+}
+
+/// The task of the `fixed` and `finished` modes, awaited before exit.
+nonisolated(unsafe) var awaited: Task<Void, Never>?
+
+@inline(never)
+func makeViewModel() async {
+    let model = FeedViewModel()
+    watch(model)
+    switch mode {
+    case .leak:
+        model.startStrong()
+        model.continuation.yield(1)
+    case .fixed:
+        model.startWeak()
+        model.continuation.yield(1)
+        awaited = model.refreshTask
+    case .finished:
+        model.startFinishing()
+        await model.refreshTask?.value
+    case .running:
+        model.startRunning()
+    case .streamFinished:
+        model.startStrong()
+        model.continuation.yield(1)
+        model.continuation.finish()
+        await model.refreshTask?.value
+    }
+}
+
+@inline(never)
+func makePair() async {
+    let first = Pair()
+    let second = Pair()
+    watch(first)
+    watch(second)
+    first.partner = second
+    second.partner = first
+    let job = Task { 42 }
+    _ = await job.value
+    first.job = job
+}
+
+await makeViewModel()
+if mode == .leak { await makePair() }
+// Let the task take the first value (and, when fixed, end) before exit.
+try? await Task.sleep(nanoseconds: 50_000_000)
+await awaited?.value
+finish(expectingAlive: mode == .leak ? 3 : (mode == .running ? 1 : 0))
