@@ -368,6 +368,8 @@ extension JSONText {
         case .storage: kind("storage")
         case .taskHandle: kind("taskHandle")
         case .taskClosure: kind("taskClosure")
+        case .resumesTask: kind("resumesTask")
+        case .suspendedForever: kind("suspendedForever")
         case .label(let text):
             kind("label")
             key("text")

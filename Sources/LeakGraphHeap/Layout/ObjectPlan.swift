@@ -12,6 +12,8 @@ final class ObjectPlan {
     let tail: TailPlan?
     /// Why part of the object's layout could not be read (empty when read exactly).
     let unreadable: [String]
+    /// What the task rule (``TaskResumers``) needs to know about objects of this plan.
+    var role: Role = .none
     /// For a context object with exactly one capture: the captured type's name. Such an object is a
     /// box when a reference to it says so (see ``ReferenceScanner/Found``).
     var boxedTypeName: String?
@@ -28,6 +30,20 @@ final class ObjectPlan {
             }
         }
         self.unreadable = reasons
+    }
+}
+
+extension ObjectPlan {
+    /// The runtime objects the task rule recognises.
+    enum Role {
+        case none
+        /// A concurrency task LeakGraph reads (``TailPlan/taskClosure``).
+        case task
+        /// `AsyncStream<Element>._Storage`: the stream's state, with the continuations of waiting tasks.
+        case asyncStreamStorage
+        /// `AsyncStream<Element>._Context`: what an `AsyncStream` value and its iterators hold (the
+        /// consumer's side, which cannot resume a waiting task).
+        case asyncStreamContext
     }
 }
 

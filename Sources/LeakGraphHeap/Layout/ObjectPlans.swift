@@ -27,7 +27,9 @@ final class ObjectPlans {
         case .errorObject:
             return ObjectPlan(kind: .other, typeName: "(error box)", slots: [], tail: .errorValue)
         case .task where lg_task_layout_known():
-            return ObjectPlan(kind: .other, typeName: "Task", slots: [], tail: .taskClosure)
+            let plan = ObjectPlan(kind: .other, typeName: "Task", slots: [], tail: .taskClosure)
+            plan.role = .task
+            return plan
         case .task, .job:
             return ObjectPlan(kind: .other, typeName: "(async task)", slots: [], unreadable: ["task contents are not read"])
         default:
@@ -121,7 +123,17 @@ final class ObjectPlans {
         {
             kind = .other  // runtime-internal storage: strings, empty singletons, bridging classes
         }
-        return ObjectPlan(kind: kind, typeName: typeName, slots: slots, tail: tail, unreadable: unreadable)
+        let plan = ObjectPlan(kind: kind, typeName: typeName, slots: slots, tail: tail, unreadable: unreadable)
+        if let leaf = metadata.pointer(at: 40).map(ContextDescriptor.init), ["Swift", "_Concurrency"].contains(leaf.moduleName),
+            leaf.parent.map({ $0.name == "AsyncStream" }) == true
+        {
+            switch leaf.name {
+            case "_Storage": plan.role = .asyncStreamStorage
+            case "_Context": plan.role = .asyncStreamContext
+            default: break
+            }
+        }
+        return plan
     }
 
     // MARK: Closure contexts

@@ -56,6 +56,9 @@ final class ValueLayouts {
     // MARK: Builtins
 
     private func opaqueSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+        if typeName(metadata) == "Builtin.RawUnsafeContinuation" {
+            return [Slot(offset: 0, path: .empty, content: .continuation)]
+        }
         guard ValueWitnesses(of: metadata).isNonPOD else { return [] }
         switch typeName(metadata) {
         case "Builtin.NativeObject":
@@ -80,7 +83,7 @@ final class ValueLayouts {
         if descriptor.name == "Unmanaged", descriptor.moduleName == "Swift" {
             return [Slot(offset: 0, path: .empty, content: .reference(.unmanaged))]
         }
-        if descriptor.name == "Task", descriptor.moduleName == "_Concurrency" {
+        if descriptor.name == "Task", ["Swift", "_Concurrency"].contains(descriptor.moduleName) {
             // `Task<Success, Failure>` is one strong reference (`_task: Builtin.NativeObject`) to its task.
             return [Slot(offset: 0, path: [.taskHandle], content: .reference(.strong))]
         }

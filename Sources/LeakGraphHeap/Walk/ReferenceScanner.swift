@@ -17,9 +17,13 @@ struct ReferenceScanner {
     /// Whether references carry their paths (and weak references are read).
     let paths: Bool
 
-    init(plans: ObjectPlans, paths: Bool = true) {
+    /// Receives the task address of every raw continuation found (``SlotContent/continuation``), when set.
+    let continuationFound: ((UInt) -> Void)?
+
+    init(plans: ObjectPlans, paths: Bool = true, continuationFound: ((UInt) -> Void)? = nil) {
         self.plans = plans
         self.paths = paths
+        self.continuationFound = continuationFound
     }
 
     /// `path` followed by `step`, or the empty path when paths are not wanted.
@@ -118,6 +122,9 @@ struct ReferenceScanner {
             case .boxReference:
                 let target = address.word()
                 if target != 0 { found(path, .strong, target, true) }
+            case .continuation:
+                let task = address.word()
+                if task != 0 { continuationFound?(task) }
             case .bridgeObject:
                 let word = address.word()
                 if word != 0, word >> 60 == 0 { found(path, .strong, word, false) }

@@ -82,6 +82,10 @@ extension ReferencePath {
                 result += " (Task)"
             case .taskClosure:
                 component("closure")
+            case .resumesTask:
+                result += " (resumes Task)"
+            case .suspendedForever:
+                component("suspended, nothing can resume it")
             case .optionalPayload, .storage:
                 break
             }
@@ -124,8 +128,10 @@ extension ReferencePath {
             case .dictionaryKey: return "key"
             case .element, .dictionaryValue: return ""
             case .enumCase, .optionalPayload, .indirectPayload, .existentialValue, .existentialBox, .closureContext,
-                .captureBox, .storage, .taskHandle:
+                .captureBox, .storage, .taskHandle, .resumesTask:
                 continue
+            case .suspendedForever:
+                return ""
             }
         }
         return ""
