@@ -193,6 +193,13 @@ private struct SuspectFinder {
             return nil
         }
         let path = graph.references[index].path
+        if path.isTaskSuspendedForever {
+            return make(
+                cycle, index, .selfReference,
+                reason: "the task waits on an AsyncStream that nothing can yield to or finish any more, and holds "
+                    + "itself until it completes",
+                hint: "finish the stream (`continuation.finish()`) or cancel the task when its owner goes away")
+        }
         let name = isSynthetic(graph.references[index].from) ? "" : path.propertyName
         let weak = path.weakCandidate == name ? ", or make it `weak var \(name)`" : ""
         return make(

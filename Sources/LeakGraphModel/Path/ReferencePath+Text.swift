@@ -105,6 +105,12 @@ extension ReferencePath {
         steps.last == .closureContext
     }
 
+    /// Whether the reference is a suspended task's retain on itself that nothing can release: the task
+    /// waits on a stream that nothing can yield to or finish any more (``PathStep/suspendedForever``).
+    public var isTaskSuspendedForever: Bool {
+        steps.last == .suspendedForever
+    }
+
     /// Whether the text starts with a subscript (`[2]`, `["key"]`), so that a renderer writes it right
     /// after a type name (`Array[2]`) instead of after a dot.
     public var startsWithSubscript: Bool {

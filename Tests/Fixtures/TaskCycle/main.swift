@@ -1,20 +1,28 @@
 // Row 21 of LEAK-PATTERNS: a `Task` stored in its owner whose closure captures the owner.
-// leak: a FeedViewModel stores `refreshTask = Task { for await x in updates { self.handle(x) } }` over an
-//   AsyncStream that never finishes (the view model holds the stream and its only Continuation), and is
-//   dropped: the task waits forever and holds the view model through its closure — 1 root cycle
-//   {FeedViewModel, Task, the task's closure contexts}. Also a Pair ⇄ Pair cycle that keeps a finished
-//   `Task` handle: 1 root cycle holding the Task.
+// leak, 3 root cycles (10 leaked objects):
+//   - a FeedViewModel stores `refreshTask = Task { for await x in updates { self.handle(x) } }` over an
+//     AsyncStream that never finishes (the view model holds the stream and its only Continuation), and
+//     is dropped: the task waits forever and holds the view model through its closure — {FeedViewModel,
+//     Task, the task's two closure contexts}, the task's own retain attributed to the view model's
+//     `continuation (resumes Task)`;
+//   - a Pair ⇄ Pair cycle that keeps a finished `Task` handle: {Pair, Pair} holding the Task;
+//   - an abandoned task: `[weak self]` without cancelling, the view model gone (and with it the only
+//     Continuation), no handle kept: {Task} (`suspended, nothing can resume it`) holding its two
+//     closure contexts.
 // fixed: `[weak self]`, and the view model cancels its task in deinit; the program waits for it.
 // finished: the task (capturing self strongly) finishes before the view model is dropped.
 // running: the task (capturing self strongly) is still running at exit, sleeping in a loop.
 // streamFinished: the task (capturing self strongly) awaits a stream that is finished.
+// continuationHeld: as leak's view model, but a global keeps a copy of the Continuation: it can still
+//   resume the task, so nothing is leaked.
+// handleHeld: as leak's abandoned task, but a global keeps its handle (it could be cancelled).
 // Every mode but leak reports nothing.
 
 import Glibc
 
 // MARK: - Fixture plumbing: parseMode, watch and finish come from Tests/Fixtures/Support/FixturePlumbing.swift
 
-enum Mode: String, CaseIterable { case leak, fixed, finished, running, streamFinished }
+enum Mode: String, CaseIterable { case leak, fixed, finished, running, streamFinished, continuationHeld, handleHeld }
 
 let mode = parseMode(Mode.self)
 
@@ -65,8 +73,11 @@ final class Pair {
     var job: Task<Int, Never>?
 }
 
-/// The task of the `fixed` and `finished` modes, awaited before exit.
+/// The task of the `fixed` mode, awaited before exit.
 nonisolated(unsafe) var awaited: Task<Void, Never>?
+/// What the `continuationHeld` and `handleHeld` modes keep alive.
+nonisolated(unsafe) var keptContinuation: AsyncStream<Int>.Continuation?
+nonisolated(unsafe) var keptHandle: Task<Void, Never>?
 
 @inline(never)
 func makeViewModel() async {
@@ -90,7 +101,32 @@ func makeViewModel() async {
         model.continuation.yield(1)
         model.continuation.finish()
         await model.refreshTask?.value
+    case .continuationHeld:
+        model.startStrong()
+        model.continuation.yield(1)
+        keptContinuation = model.continuation
+    case .handleHeld:
+        break
     }
+}
+
+/// A task left waiting on a stream whose view model (and Continuation) is gone, and nothing cancels it.
+@inline(never)
+func makeAbandonedTask() {
+    final class Feed {
+        var refreshTask: Task<Void, Never>?
+        let updates: AsyncStream<Int>
+        let continuation: AsyncStream<Int>.Continuation
+        init() { (updates, continuation) = AsyncStream.makeStream(of: Int.self) }
+        func handle(_ value: Int) {}
+    }
+    let feed = Feed()
+    watch(feed)
+    feed.refreshTask = Task { [weak feed, updates = feed.updates] in
+        for await value in updates { feed?.handle(value) }
+    }
+    feed.continuation.yield(1)
+    if mode == .handleHeld { keptHandle = feed.refreshTask }
 }
 
 @inline(never)
@@ -108,7 +144,12 @@ func makePair() async {
 
 await makeViewModel()
 if mode == .leak { await makePair() }
+if mode == .leak || mode == .handleHeld { makeAbandonedTask() }
 // Let the task take the first value (and, when fixed, end) before exit.
 try? await Task.sleep(nanoseconds: 50_000_000)
 await awaited?.value
-finish(expectingAlive: mode == .leak ? 3 : (mode == .running ? 1 : 0))
+switch mode {
+case .leak: finish(expectingAlive: 3)
+case .running, .continuationHeld: finish(expectingAlive: 1)
+default: finish(expectingAlive: 0)
+}
