@@ -288,7 +288,7 @@ private struct SuspectFinder {
     /// closure captures, box values) rather than stored properties the user named.
     private func isSynthetic(_ node: Int) -> Bool {
         switch graph.nodes[node].kind {
-        case .class, .other: false
+        case .class, .other, .task: false
         case .closureContext, .box, .arrayStorage, .dictionaryStorage, .setStorage: true
         }
     }

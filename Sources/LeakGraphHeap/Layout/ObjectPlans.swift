@@ -27,7 +27,7 @@ final class ObjectPlans {
         case .errorObject:
             return ObjectPlan(kind: .other, typeName: "(error box)", slots: [], tail: .errorValue)
         case .task where lg_task_layout_known():
-            let plan = ObjectPlan(kind: .other, typeName: "Task", slots: [], tail: .taskClosure)
+            let plan = ObjectPlan(kind: .task, typeName: "Task", slots: [], tail: .taskClosure)
             plan.role = .task
             return plan
         case .task, .job:
