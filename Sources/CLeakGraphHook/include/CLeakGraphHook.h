@@ -136,6 +136,9 @@ typedef struct lg_stats_t {
     uint32_t free_interception;
     /// With LG_FREE_PATCHED_IMPORTS: how many `free` imports were pointed at `lg_free`.
     uint32_t patched_free_imports;
+    /// With LG_FREE_PATCHED_IMPORTS: how many `swift_task_create` imports were pointed at the task hook
+    /// (tasks are recorded where they are created: they are not allocated through `_swift_allocObject`).
+    uint32_t patched_task_imports;
 } lg_stats_t;
 
 /// Installs the allocation hook in `LG_MODE_TRACK`, recording up to `max_frames` return addresses
