@@ -209,12 +209,12 @@ public struct HeapWalker {
         // Resumption references (TaskResumers), by resumer node: emitted beside the resumer's reference to
         // the stream storage, with its path.
         var resumptionsByResumer: [Int: [TaskResumption]] = [:]
+        var suspendedForever = Set<Int>()
         for resumption in scan.resumptions {
             if let resumer = resumption.resumer {
                 resumptionsByResumer[resumer, default: []].append(resumption)
-            } else if let taskIndex = graphIndex(resumption.task) {
-                references.append(
-                    Reference(from: taskIndex, to: taskIndex, path: [.suspendedForever], ownership: .strong))
+            } else {
+                suspendedForever.insert(resumption.task)
             }
         }
         for (source, node) in nodes.enumerated() {
@@ -236,6 +236,9 @@ public struct HeapWalker {
                     references.append(Reference(from: source, to: targetIndex, path: path, ownership: ownership))
                     if targetIsBox { boxes.insert(targetIndex) }
                 })
+            if suspendedForever.contains(node) {
+                references.append(Reference(from: source, to: source, path: [.suspendedForever], ownership: .strong))
+            }
         }
         graph.references = references
         Self.markBoxes(boxes, plans: { scan.plan(of: nodes[$0]) }, in: &graph)
