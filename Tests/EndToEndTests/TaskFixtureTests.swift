@@ -5,7 +5,8 @@ import Testing
 // closure captures the owner while it waits on an AsyncStream nothing will finish, a cycle keeping a
 // finished task, and a task nothing can resume. Must report nothing: the same shapes fixed with
 // `[weak self]` and a cancel, a task that finished, one still running at exit, one whose stream finished,
-// and the two that can still be resumed (a Continuation or the task's handle kept by a global).
+// and those that can still be resumed (a Continuation kept by a global or by a live object, the task's
+// handle kept by a global).
 
 @Suite("Tasks", .timeLimit(.minutes(10)))
 struct TaskFixtureTests {
@@ -37,7 +38,7 @@ struct TaskFixtureTests {
                 "(closureContext) —capture[0] (closure)→ (closureContext)",
                 "(closureContext) —capture[2] (box)→ (box)",
             ],
-            cleanModes: ["fixed", "finished", "running", "streamFinished", "continuationHeld", "handleHeld"])
+            cleanModes: ["fixed", "finished", "running", "streamFinished", "continuationHeld", "serviceHeld", "serviceOnly", "handleHeld"])
         guard let report else { return }
         // Every retain on each task is accounted for: its handles, and its own retain while it waits.
         let tasks = report.leaks.filter { $0.kind == "task" }

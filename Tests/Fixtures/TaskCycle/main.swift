@@ -15,6 +15,10 @@
 // streamFinished: the task (capturing self strongly) awaits a stream that is finished.
 // continuationHeld: as leak's view model, but a global keeps a copy of the Continuation: it can still
 //   resume the task, so nothing is leaked.
+// serviceHeld: as leak's view model, but a live service object (kept by a global) also keeps the
+//   Continuation in an array: the task's own retain goes to that array, which is alive.
+// serviceOnly: a Reader whose task captures it strongly waits on a stream whose only Continuation the
+//   live service keeps: the task's own retain goes to the service's array — the Reader is alive.
 // handleHeld: as leak's abandoned task, but a global keeps its handle (it could be cancelled).
 // Every mode but leak reports nothing.
 
@@ -22,7 +26,7 @@ import Glibc
 
 // MARK: - Fixture plumbing: parseMode, watch and finish come from Tests/Fixtures/Support/FixturePlumbing.swift
 
-enum Mode: String, CaseIterable { case leak, fixed, finished, running, streamFinished, continuationHeld, handleHeld }
+enum Mode: String, CaseIterable { case leak, fixed, finished, running, streamFinished, continuationHeld, serviceHeld, serviceOnly, handleHeld }
 
 let mode = parseMode(Mode.self)
 
@@ -79,6 +83,12 @@ nonisolated(unsafe) var awaited: Task<Void, Never>?
 nonisolated(unsafe) var keptContinuation: AsyncStream<Int>.Continuation?
 nonisolated(unsafe) var keptHandle: Task<Void, Never>?
 
+/// A service that feeds streams, kept alive by a global in the `serviceHeld` mode.
+final class FeedService {
+    var continuations: [AsyncStream<Int>.Continuation] = []
+}
+nonisolated(unsafe) var service: FeedService?
+
 @inline(never)
 func makeViewModel() async {
     let model = FeedViewModel()
@@ -105,9 +115,36 @@ func makeViewModel() async {
         model.startStrong()
         model.continuation.yield(1)
         keptContinuation = model.continuation
-    case .handleHeld:
+    case .serviceHeld:
+        model.startStrong()
+        model.continuation.yield(1)
+        let feeds = FeedService()
+        watch(feeds)
+        feeds.continuations.append(model.continuation)
+        service = feeds
+    case .serviceOnly, .handleHeld:
         break
     }
+}
+
+/// A Reader whose task captures it and waits on a stream fed only by the live service.
+@inline(never)
+func makeReader() {
+    final class Reader {
+        var task: Task<Void, Never>?
+        var count = 0
+        func read(_ updates: AsyncStream<Int>) {
+            task = Task { for await _ in updates { self.count += 1 } }
+        }
+    }
+    let (updates, continuation) = AsyncStream.makeStream(of: Int.self)
+    let reader = Reader()
+    watch(reader)
+    reader.read(updates)
+    continuation.yield(1)
+    let feeds = FeedService()
+    feeds.continuations.append(continuation)
+    service = feeds
 }
 
 /// A task left waiting on a stream whose view model (and Continuation) is gone, and nothing cancels it.
@@ -145,11 +182,14 @@ func makePair() async {
 await makeViewModel()
 if mode == .leak { await makePair() }
 if mode == .leak || mode == .handleHeld { makeAbandonedTask() }
+if mode == .serviceOnly { makeReader() }
 // Let the task take the first value (and, when fixed, end) before exit.
 try? await Task.sleep(nanoseconds: 50_000_000)
 await awaited?.value
 switch mode {
 case .leak: finish(expectingAlive: 3)
 case .running, .continuationHeld: finish(expectingAlive: 1)
+case .serviceHeld: finish(expectingAlive: 2)
+case .serviceOnly: finish(expectingAlive: 1)
 default: finish(expectingAlive: 0)
 }
