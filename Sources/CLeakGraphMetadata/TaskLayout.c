@@ -73,15 +73,17 @@ ptrdiff_t lg_task_closure_context_offset(const void *task) {
     return (ptrdiff_t)header - 16;
 }
 
-unsigned lg_async_stream_waiter_retains(void) {
+unsigned lg_async_stream_waiter_retains(bool throwing) {
     if (!lg_task_layout_known()) return 0;
     uint32_t (*version)(void) = (uint32_t(*)(void))dlsym(RTLD_DEFAULT, "$sSo19_SwiftStdlibVersionasE7currentABvgZ");
     if (version == NULL) return 0;
     uint32_t value = version();
-    // Measured on 6.3.1: `AsyncStream._Storage.next()` (compiled into libswift_Concurrency) keeps two
-    // retains on its storage in the waiting task's async frames (its `cancel` method value and the
-    // cancellation handler's copy of it) while the task is suspended on its continuation.
-    return (value >> 16) == 6 && ((value >> 8) & 0xFF) == 3 ? 2 : 0;
+    // Measured on 6.3.1, -Onone and -O clients alike (the code is libswift_Concurrency's):
+    // `AsyncStream._Storage.next()` keeps two retains on its storage in the waiting task's async frames
+    // (its `cancel` method value and the cancellation handler's copy of it) while the task is suspended
+    // on its continuation; `AsyncThrowingStream._Storage.next()` keeps one.
+    if ((value >> 16) != 6 || ((value >> 8) & 0xFF) != 3) return 0;
+    return throwing ? 1 : 2;
 }
 
 uint32_t lg_task_status_flags(const void *task) {

@@ -45,10 +45,11 @@ ptrdiff_t lg_task_closure_context_offset(const void *task);
 /// The task waits on something (a continuation, another task, a group) named by a dependency record.
 #define LG_TASK_STATUS_HAS_DEPENDENCY 0x4000u
 
-/// How many retains on an `AsyncStream`'s storage the async frames of one task waiting in the stream's
-/// `next()` hold (suspended on the continuation it stored there), as measured for this runtime; 0 when
-/// LeakGraph does not know it for this runtime (then such a task always counts as held).
-unsigned lg_async_stream_waiter_retains(void);
+/// How many retains on an `AsyncStream`'s (`throwing`: an `AsyncThrowingStream`'s) storage the async
+/// frames of one task waiting in the stream's `next()` hold (suspended on the continuation it stored
+/// there), as measured for this runtime; 0 when LeakGraph does not know it for this runtime (then such
+/// a task always counts as held).
+unsigned lg_async_stream_waiter_retains(bool throwing);
 
 /// The 32 status flag bits of a task (`ActiveTaskStatus::Flags`, at +96), read atomically.
 uint32_t lg_task_status_flags(const void *task);

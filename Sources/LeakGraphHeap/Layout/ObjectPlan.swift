@@ -35,13 +35,14 @@ final class ObjectPlan {
 
 extension ObjectPlan {
     /// The runtime objects the task rule recognises.
-    enum Role {
+    enum Role: Equatable {
         case none
         /// A concurrency task LeakGraph reads (``TailPlan/taskClosure``).
         case task
-        /// `AsyncStream<Element>._Storage`: the stream's state, with the continuations of waiting tasks.
-        case asyncStreamStorage
-        /// `AsyncStream<Element>._Context`: what an `AsyncStream` value and its iterators hold (the
+        /// `AsyncStream<Element>._Storage` (`throwing`: `AsyncThrowingStream<Element, Failure>._Storage`):
+        /// the stream's state, with the continuations of waiting tasks.
+        case asyncStreamStorage(throwing: Bool)
+        /// `_Context` of either stream: what an `AsyncStream` value and its iterators hold (the
         /// consumer's side, which cannot resume a waiting task).
         case asyncStreamContext
     }

@@ -125,10 +125,10 @@ final class ObjectPlans {
         }
         let plan = ObjectPlan(kind: kind, typeName: typeName, slots: slots, tail: tail, unreadable: unreadable)
         if let leaf = metadata.pointer(at: 40).map(ContextDescriptor.init), ["Swift", "_Concurrency"].contains(leaf.moduleName),
-            leaf.parent.map({ $0.name == "AsyncStream" }) == true
+            let family = leaf.parent?.name, family == "AsyncStream" || family == "AsyncThrowingStream"
         {
             switch leaf.name {
-            case "_Storage": plan.role = .asyncStreamStorage
+            case "_Storage": plan.role = .asyncStreamStorage(throwing: family == "AsyncThrowingStream")
             case "_Context": plan.role = .asyncStreamContext
             default: break
             }

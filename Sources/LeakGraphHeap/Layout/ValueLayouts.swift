@@ -242,6 +242,12 @@ final class ValueLayouts {
 
     private func enumSlots(_ metadata: UnsafeRawPointer, isOptional: Bool) -> [Slot] {
         let witnesses = ValueWitnesses(of: metadata)
+        if isOptional, witnesses.size == 8, let wrapped = metadata.pointer(at: 16) {
+            // `UnsafeContinuation?` (an `AsyncThrowingStream`'s waiting consumer): a raw continuation is
+            // never null, so nil is 0 and the value is the task's address.
+            let inner = slots(of: wrapped)
+            if inner.count == 1, inner[0].offset == 0, case .continuation = inner[0].content { return inner }
+        }
         guard witnesses.isNonPOD else { return [] }
         guard let descriptorPointer = metadata.pointer(at: 8), witnesses.getEnumTag != nil,
             witnesses.destructiveProjectEnumData != nil

@@ -7,12 +7,14 @@ import LeakGraphModel
 /// A task that has not completed holds one retain on itself. Nothing in the heap explains it, so such a
 /// task is a root: held, with everything it reaches. That is right for a task that is running, scheduled,
 /// sleeping or waiting on anything LeakGraph cannot see. One case is read exactly: a task suspended in
-/// `AsyncStream`'s `next()`, whose continuation the stream's storage keeps (found in its
-/// `continuations`). Such a task resumes only when something yields to or finishes the stream — through
-/// an `AsyncStream.Continuation`, which holds the storage — or cancels the task, through a `Task` handle.
-/// The stream's `_Context` (what `AsyncStream` values and iterators hold) cannot resume it: its deinit
-/// cancels the stream, but the waiting task's own iterator keeps it alive. So the retain is attributed
-/// (see ``find(graph:continuations:plan:status:)``):
+/// the `next()` of an `AsyncStream` or `AsyncThrowingStream`, whose continuation the stream's storage
+/// keeps (in its `continuations` array, or inline for the throwing stream's one consumer). Such a task
+/// resumes only when something yields to or finishes the stream — through a `Continuation`, which holds
+/// the storage — or cancels the task, through a `Task` handle. The stream's `_Context` (what stream
+/// values and iterators hold) and its `produce` function (`storage.next`) cannot resume it: the
+/// context's deinit cancels the stream, but the waiting task's own iterator keeps it alive, and `next`
+/// adds a waiter without resuming one. So the retain is attributed (see
+/// ``find(graph:continuations:plan:status:)``):
 ///
 /// - to the one object holding the storage other than stream contexts, when exactly one does
 ///   (`continuation (resumes Task)`): the task lives exactly as long as that holder;
@@ -21,10 +23,11 @@ import LeakGraphModel
 ///
 /// Only when every retain on the storage and on the task is accounted for: the storage's retains are its
 /// known holders plus exactly what the waiting tasks' async frames hold in `next()` (measured:
-/// ``lg_async_stream_waiter_retains()``, 2 per waiting task on 6.3), the task's are its handles plus the
-/// one retain on itself, every continuation in the storage is a tracked task suspended on it, and the
-/// continuations array belongs to the storage alone. Anything else — an unknown holder of the stream, a
-/// task that is running or enqueued, another runtime, `AsyncThrowingStream` — leaves the task held.
+/// ``lg_async_stream_waiter_retains(_:)``, 2 per waiting task of an `AsyncStream` and 1 of an
+/// `AsyncThrowingStream` on 6.3), the task's are its handles plus the one retain on itself, every
+/// continuation in the storage is a tracked task suspended on it, and a continuations array belongs to
+/// the storage alone. Anything else — an unknown holder of the stream, two holders, a task that is
+/// running or enqueued, another runtime — leaves the task held.
 struct TaskResumption: Equatable {
     /// The waiting task's node.
     let task: Int
@@ -44,8 +47,9 @@ enum TaskResumers {
         graph: StrongReferenceGraph, continuations: [(holder: Int, task: Int?)], plan: (Int) -> ObjectPlan,
         status: (Int) -> UInt32
     ) -> [TaskResumption] {
-        let perWaiter = Int(lg_async_stream_waiter_retains())
-        guard perWaiter > 0, !continuations.isEmpty else { return [] }
+        guard !continuations.isEmpty,
+            lg_async_stream_waiter_retains(false) > 0 || lg_async_stream_waiter_retains(true) > 0
+        else { return [] }
         // The tasks waiting in each continuations array; an array holding any continuation that is not a
         // tracked task is left out whole.
         var waiting: [Int: [Int]] = [:]
@@ -75,17 +79,24 @@ enum TaskResumers {
             return result
         }
 
-        // Each array must be the storage's alone: one retain, one reference, from an AsyncStream storage.
-        let arraySources = sources(of: Set(waiting.keys))
+        // The continuations are the storage's own (an `AsyncThrowingStream` keeps its one waiter inline), or
+        // in an array that is the storage's alone (an `AsyncStream`'s): one retain, one reference.
+        let arraySources = sources(of: Set(waiting.keys.filter { plan($0).kind == .arrayStorage }))
         var tasksOfStorage: [Int: [Int]] = [:]
         var spoiledStorages = Set<Int>()
-        for (array, tasks) in waiting {
-            guard plan(array).kind == .arrayStorage, graph.retainCounts[array] == 1,
-                let holders = arraySources[array], holders.count == 1,
-                plan(holders[0]).role == .asyncStreamStorage
-            else { continue }
-            if tasksOfStorage[holders[0]] != nil { spoiledStorages.insert(holders[0]) }
-            tasksOfStorage[holders[0], default: []] += tasks
+        for (holder, tasks) in waiting {
+            let storage: Int
+            if case .asyncStreamStorage = plan(holder).role {
+                storage = holder
+            } else {
+                guard plan(holder).kind == .arrayStorage, graph.retainCounts[holder] == 1,
+                    let holders = arraySources[holder], holders.count == 1,
+                    case .asyncStreamStorage = plan(holders[0]).role
+                else { continue }
+                storage = holders[0]
+            }
+            if tasksOfStorage[storage] != nil { spoiledStorages.insert(storage) }
+            tasksOfStorage[storage, default: []] += tasks
         }
         for storage in spoiledStorages { tasksOfStorage[storage] = nil }
         guard !tasksOfStorage.isEmpty else { return [] }
@@ -96,15 +107,29 @@ enum TaskResumers {
         let storageSources = sources(of: Set(tasksOfStorage.keys))
         let suspendedMask = LG_TASK_STATUS_RUNNING | LG_TASK_STATUS_ENQUEUED | LG_TASK_STATUS_COMPLETE
         var result: [TaskResumption] = []
+        // The consumer's side: stream contexts, and the closure contexts they reference — a stream context
+        // references only its storage and its `produce` function (`storage.next`, which adds a waiter and
+        // resumes none), whose context is the storage itself or, for `AsyncThrowingStream`, a closure
+        // context capturing it. Whoever else holds that function can only call it.
+        let candidates = Set(storageSources.values.joined().filter { plan($0).kind == .closureContext })
+        let candidateSources = candidates.isEmpty ? [:] : sources(of: candidates)
+        func isConsumer(_ node: Int) -> Bool {
+            if plan(node).role == .asyncStreamContext { return true }
+            guard candidates.contains(node), let holders = candidateSources[node] else { return false }
+            return holders.contains { plan($0).role == .asyncStreamContext }
+        }
         for (storage, tasks) in tasksOfStorage.sorted(by: { $0.key < $1.key }) {
+            guard case .asyncStreamStorage(let throwing) = plan(storage).role else { continue }
+            let perWaiter = Int(lg_async_stream_waiter_retains(throwing))
             // Every retain on the storage: its references, plus exactly what the waiters' frames hold.
-            guard Set(tasks).count == tasks.count, unexplained(storage) == perWaiter * tasks.count else { continue }
+            guard perWaiter > 0, Set(tasks).count == tasks.count, unexplained(storage) == perWaiter * tasks.count
+            else { continue }
             // Every task suspended on its continuation, its only retain beyond its handles its own.
             guard tasks.allSatisfy({ task in
                 let flags = status(task)
                 return storagesOfTask[task] == 1 && flags & suspendedMask == 0 && flags & LG_TASK_STATUS_HAS_DEPENDENCY != 0 && unexplained(task) == 1
             }) else { continue }
-            let resumers = Set((storageSources[storage] ?? []).filter { plan($0).role != .asyncStreamContext })
+            let resumers = Set((storageSources[storage] ?? []).filter { !isConsumer($0) })
             guard resumers.count <= 1 else { continue }
             for task in tasks.sorted() {
                 result.append(TaskResumption(task: task, storage: storage, resumer: resumers.first))

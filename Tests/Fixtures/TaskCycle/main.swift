@@ -1,10 +1,11 @@
 // Row 21 of LEAK-PATTERNS: a `Task` stored in its owner whose closure captures the owner.
-// leak, 3 root cycles (10 leaked objects):
+// leak, 4 root cycles (15 leaked objects):
 //   - a FeedViewModel stores `refreshTask = Task { for await x in updates { self.handle(x) } }` over an
 //     AsyncStream that never finishes (the view model holds the stream and its only Continuation), and
 //     is dropped: the task waits forever and holds the view model through its closure — {FeedViewModel,
 //     Task, the task's two closure contexts}, the task's own retain attributed to the view model's
 //     `continuation (resumes Task)`;
+//   - the same with an AsyncThrowingStream (`for try await`): {SearchViewModel, Task, 2 closure contexts};
 //   - a Pair ⇄ Pair cycle that keeps a finished `Task` handle: {Pair, Pair} holding the Task;
 //   - an abandoned task: `[weak self]` without cancelling, the view model gone (and with it the only
 //     Continuation), no handle kept: {Task} (`suspended, nothing can resume it`) holding its two
@@ -13,8 +14,8 @@
 // finished: the task (capturing self strongly) finishes before the view model is dropped.
 // running: the task (capturing self strongly) is still running at exit, sleeping in a loop.
 // streamFinished: the task (capturing self strongly) awaits a stream that is finished.
-// continuationHeld: as leak's view model, but a global keeps a copy of the Continuation: it can still
-//   resume the task, so nothing is leaked.
+// continuationHeld: as leak's two view models, but globals keep copies of their Continuations: they can
+//   still resume the tasks, so nothing is leaked.
 // serviceHeld: as leak's view model, but a live service object (kept by a global) also keeps the
 //   Continuation in an array: the task's own retain goes to that array, which is alive.
 // serviceOnly: a Reader whose task captures it strongly waits on a stream whose only Continuation the
@@ -72,6 +73,37 @@ final class FeedViewModel {
     }
 }
 
+final class SearchViewModel {
+    var searchTask: Task<Void, Never>?
+    let queries: AsyncThrowingStream<String, any Error>
+    let continuation: AsyncThrowingStream<String, any Error>.Continuation
+    var results = 0
+
+    init() {
+        (queries, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+    }
+
+    func search(_ query: String) { results += query.count }
+
+    func start() {
+        searchTask = Task {
+            do {
+                for try await query in queries { self.search(query) }
+            } catch {}
+        }
+    }
+}
+
+/// Builds a SearchViewModel waiting for its next query; in `continuationHeld` a global keeps its Continuation.
+@inline(never)
+func makeSearch() {
+    let model = SearchViewModel()
+    watch(model)
+    model.start()
+    model.continuation.yield("swift")
+    if mode == .continuationHeld { keptThrowingContinuation = model.continuation }
+}
+
 final class Pair {
     var partner: Pair?
     var job: Task<Int, Never>?
@@ -82,6 +114,7 @@ nonisolated(unsafe) var awaited: Task<Void, Never>?
 /// What the `continuationHeld` and `handleHeld` modes keep alive.
 nonisolated(unsafe) var keptContinuation: AsyncStream<Int>.Continuation?
 nonisolated(unsafe) var keptHandle: Task<Void, Never>?
+nonisolated(unsafe) var keptThrowingContinuation: AsyncThrowingStream<String, any Error>.Continuation?
 
 /// A service that feeds streams, kept alive by a global in the `serviceHeld` mode.
 final class FeedService {
@@ -183,12 +216,14 @@ await makeViewModel()
 if mode == .leak { await makePair() }
 if mode == .leak || mode == .handleHeld { makeAbandonedTask() }
 if mode == .serviceOnly { makeReader() }
+if mode == .leak || mode == .continuationHeld { makeSearch() }
 // Let the task take the first value (and, when fixed, end) before exit.
 try? await Task.sleep(nanoseconds: 50_000_000)
 await awaited?.value
 switch mode {
-case .leak: finish(expectingAlive: 3)
-case .running, .continuationHeld: finish(expectingAlive: 1)
+case .leak: finish(expectingAlive: 4)
+case .running: finish(expectingAlive: 1)
+case .continuationHeld: finish(expectingAlive: 2)
 case .serviceHeld: finish(expectingAlive: 2)
 case .serviceOnly: finish(expectingAlive: 1)
 default: finish(expectingAlive: 0)
