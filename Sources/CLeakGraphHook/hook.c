@@ -21,6 +21,7 @@
 #ifdef __linux__
 
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -350,6 +351,12 @@ void lg_free(void *pointer) {
             return;
         }
     }
+    if (LG_UNLIKELY(lg_tls_ignore != 0) && pointer != NULL) {
+        // A check's own memory (this thread is checking, or installing) is zeroed before malloc gets
+        // it back: a freed chunk keeps its bytes, and the object addresses a check handled would be
+        // read by a later holder scan as holders (missed orphans). Only checking threads pay.
+        memset(pointer, 0, malloc_usable_size(pointer));
+    }
     atomic_load_explicit(&lg_state.next_free, memory_order_relaxed)(pointer);
 }
 
@@ -422,6 +429,11 @@ void lg_unfreeze(lg_record *records) {
     if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
         lg_state.delegate.unfreeze(records);
         return;
+    }
+    // Zeroed before it goes back to malloc: a freed chunk keeps its bytes, and a later holder scan
+    // would read the snapshot's object addresses there as holders (missed orphans).
+    if (records != NULL) {
+        memset(records, 0, malloc_usable_size(records));
     }
     free(records);
     lg_freeze_leave();

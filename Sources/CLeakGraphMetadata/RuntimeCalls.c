@@ -1,10 +1,13 @@
 #include "CLeakGraphMetadata.h"
+#include <stdint.h>
 
 // Runtime entry points (libswiftCore). Declared here because no public header exports them to C.
 extern size_t swift_retainCount(const void *object);
 extern bool swift_isDeallocating(const void *object);
 __attribute__((swiftcall)) extern const void *swift_getTypeByMangledNameInContext(
     const char *name, size_t length, const void *context, const void *const *generic_arguments);
+__attribute__((swiftcall)) extern const void *swift_getTypeByMangledNameInEnvironment(
+    const char *name, size_t length, const void *environment, const void *const *generic_arguments);
 
 typedef __attribute__((swiftcall)) unsigned (*lg_get_enum_tag_fn)(const void *value, const void *metadata);
 typedef __attribute__((swiftcall)) void (*lg_destructive_project_fn)(void *value, const void *metadata);
@@ -23,5 +26,10 @@ void lg_call_destructive_project(const void *witness, void *value, const void *m
 
 const void *lg_type_by_mangled_name(const char *name, size_t length, const void *context,
                                     const void *const *generic_arguments) {
+    // A context with its low bit set is a generic environment (descriptors are 4-byte aligned).
+    if (((uintptr_t)context & 1) != 0) {
+        return swift_getTypeByMangledNameInEnvironment(
+            name, length, (const void *)((uintptr_t)context & ~(uintptr_t)1), generic_arguments);
+    }
     return swift_getTypeByMangledNameInContext(name, length, context, generic_arguments);
 }

@@ -23,6 +23,7 @@ static char lg_output_path[PATH_MAX];
 static char lg_program_path[PATH_MAX];
 static unsigned lg_render_bits;
 static int lg_live_types;
+static char lg_why[1024];
 static unsigned long lg_monitor_interval_ms;
 static char lg_monitor_directory[PATH_MAX];
 static unsigned long lg_monitor_signal = LG_MONITOR_SIGNAL_DEFAULT;
@@ -36,6 +37,8 @@ const char *lg_preload_program_path(void) { return lg_program_path; }
 unsigned lg_preload_render(void) { return lg_render_bits; }
 
 int lg_preload_live_types(void) { return lg_live_types; }
+
+const char *lg_preload_why(void) { return lg_why; }
 unsigned long lg_preload_monitor_interval_ms(void) { return lg_monitor_interval_ms; }
 
 const char *lg_preload_monitor_directory(void) { return lg_monitor_directory; }
@@ -176,6 +179,8 @@ static void lg_read_render_request(void) {
     lg_render_bits = lg_contract_parse_render(getenv(LG_ENV_RENDER));
     const char *live_types = getenv(LG_ENV_LIVE_TYPES);
     lg_live_types = live_types != NULL && strcmp(live_types, "1") == 0;
+    const char *why = getenv(LG_ENV_WHY);
+    if (why && strlen(why) < sizeof(lg_why)) strcpy(lg_why, why);
     lg_read_monitor_request();
 }
 

@@ -7,7 +7,7 @@ import LeakGraphReport
 /// ``init(combining:)``).
 public struct LeakCheckOptions: Sendable {
     /// Return addresses recorded per allocation when the check starts the recorder (0 records none;
-    /// `nil`: ``Recorder/defaultMaxFrames``). Ignored when recording already runs.
+    /// `nil`: `Recorder/defaultMaxFrames`). Ignored when recording already runs.
     public var maxFrames: Int?
     /// Types whose root cycles are not reported: a full name (`MyApp.Cache`) or the name without
     /// its module (`Cache`, `Cache<Swift.Int>`). A root cycle is left out when one of its members
@@ -18,16 +18,21 @@ public struct LeakCheckOptions: Sendable {
     /// How long to wait after the body returns before the first check, for objects released
     /// asynchronously (a task finishing, a queue draining).
     public var settle: Duration
+    /// Whether each check also looks for orphans, objects retained from nowhere
+    /// (``LeakChecker/check(program:executablePath:liveTypes:orphanScan:knownOrphans:)``). Off by default: the
+    /// scan stops every other thread for a moment, so their blocking system calls may return `EINTR`.
+    public var scansForOrphans: Bool
 
     /// Creates options.
     public init(
         maxFrames: Int? = nil, ignoredTypes: Set<String> = [],
-        ignoredFingerprints: Set<String> = [], settle: Duration = .zero
+        ignoredFingerprints: Set<String> = [], settle: Duration = .zero, scansForOrphans: Bool = false
     ) {
         self.maxFrames = maxFrames
         self.ignoredTypes = ignoredTypes
         self.ignoredFingerprints = ignoredFingerprints
         self.settle = settle
+        self.scansForOrphans = scansForOrphans
     }
 
     /// All of `options` together: the ignored types and fingerprints of each, the longest settle
@@ -39,6 +44,7 @@ public struct LeakCheckOptions: Sendable {
             ignoredTypes.formUnion(option.ignoredTypes)
             ignoredFingerprints.formUnion(option.ignoredFingerprints)
             settle = max(settle, option.settle)
+            scansForOrphans = scansForOrphans || option.scansForOrphans
         }
     }
 
@@ -55,6 +61,12 @@ public struct LeakCheckOptions: Sendable {
     /// Waits `duration` after the body before checking (see ``settle``).
     public static func settle(_ duration: Duration) -> LeakCheckOptions {
         LeakCheckOptions(settle: duration)
+    }
+
+    /// Also reports orphans: objects in the scope whose retains no memory anywhere accounts for, such
+    /// as an `Unmanaged.passRetained` pointer that was dropped (see ``scansForOrphans``).
+    public static var scanningForOrphans: LeakCheckOptions {
+        LeakCheckOptions(scansForOrphans: true)
     }
 
     /// Records `count` return addresses per allocation if the check starts the recorder.

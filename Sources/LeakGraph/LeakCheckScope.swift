@@ -2,7 +2,7 @@ import Foundation
 import LeakGraphRecording
 import LeakGraphReport
 
-/// One scoped leak check: code run in the scope allocates into it, and ``finish()`` reports the
+/// One scoped leak check: code run in the scope allocates into it, and `finish()` reports the
 /// objects it made that are leaked — the building block of `assertNoLeaks` and of
 /// ``LeakChecker/checkingLeaks(_:_:)-(_,()->R)``.
 ///
@@ -12,7 +12,7 @@ import LeakGraphReport
 /// let report = scope.finish()
 /// ```
 ///
-/// Objects are attributed as ``AllocationScope`` says: the scope travels with the task that runs
+/// Objects are attributed as `AllocationScope` says: the scope travels with the task that runs
 /// ``run(_:)-(()->R)`` and the child tasks it creates; allocations made outside any task (Dispatch,
 /// threads) belong to the scope only while it is the one open. So when scopes run one at a time
 /// the attribution is exact; when they run in parallel (Swift Testing's default), an object made
@@ -27,7 +27,7 @@ public struct LeakCheckScope: Sendable {
     /// are never reported, and what they reference counts as externally held; under `leakgraph run`
     /// it joins that recording) and opens a scope.
     ///
-    /// - Throws: ``RecorderError`` when recording cannot start or 4,095 scopes are open.
+    /// - Throws: `RecorderError` when recording cannot start or 4,095 scopes are open.
     public static func open(_ options: LeakCheckOptions = LeakCheckOptions()) throws(RecorderError) -> LeakCheckScope {
         if !LeakChecker.isRecording {
             try Recorder.install(maxFrames: options.maxFrames ?? Recorder.defaultMaxFrames)
@@ -40,27 +40,32 @@ public struct LeakCheckScope: Sendable {
 
     /// Runs `body` allocating into this scope.
     public func run<R>(_ body: () throws -> R) rethrows -> R {
-        try scope.withCurrent(body)
+        // With the orphan scan, the stack the body used is zeroed as soon as it returns: its dead
+        // frames may hold copies of a pointer it dropped, which frames reusing that memory later
+        // could keep for the scan to read (a missed orphan).
+        defer { if options.scansForOrphans { HolderScan.scrubStack() } }
+        return try scope.withCurrent(body)
     }
 
     /// Runs `body`, and the tasks it creates, allocating into this scope.
     public func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
-        try await scope.withCurrent(isolation: isolation, body)
+        defer { if options.scansForOrphans { HolderScan.scrubStack() } }
+        return try await scope.withCurrent(isolation: isolation, body)
     }
 
     /// Waits the settle period (a thread sleep), checks, confirms, and closes the scope.
     ///
     /// The check keeps the root cycles that hold an object of this scope and that the options do
     /// not ignore; when any is left, it checks again and keeps only the cycles whose objects are all
-    /// still leaked with the same retain counts and references (``LeakReport/confirmed(by:)``).
+    /// still leaked with the same retain counts and references (`LeakReport/confirmed(by:)`).
     /// Known leaks of libraries stay in the report, marked
-    /// (``LeakReport/Cycle/knownLibraryLeak``).
+    /// (`LeakReport/Cycle/knownLibraryLeak`).
     public func finish() -> LeakReport {
         defer { scope.end() }
         if options.settle > .zero {
             Thread.sleep(forTimeInterval: options.settle.seconds)
         }
-        return confirmedReport()
+        return options.scansForOrphans ? HolderScan.checking(confirmedReport) : confirmedReport()
     }
 
     /// Waits the settle period (a task sleep), checks, confirms, and closes the scope (as
@@ -70,7 +75,7 @@ public struct LeakCheckScope: Sendable {
         if options.settle > .zero {
             try? await Task.sleep(for: options.settle)
         }
-        return confirmedReport()
+        return options.scansForOrphans ? HolderScan.checking(confirmedReport) : confirmedReport()
     }
 
     /// Closes the scope without checking.
@@ -107,16 +112,16 @@ public struct LeakCheckScope: Sendable {
     }
 
     /// The scope's report, confirmed by a second check when it is not empty
-    /// (``LeakReport/confirmed(by:)``).
+    /// (`LeakReport/confirmed(by:)`).
     private func confirmedReport() -> LeakReport {
         let first = scopedReport()
         guard !first.cycles.isEmpty else { return first }
-        return first.confirmed(by: scopedReport())
+        return first.confirmed(by: scopedReport(knownOrphans: first.orphanAddresses))
     }
 
     /// A whole check, restricted to the root cycles holding an object of this scope, less the ignored.
-    private func scopedReport() -> LeakReport {
-        let report = LeakChecker.check()
+    private func scopedReport(knownOrphans: Set<UInt> = []) -> LeakReport {
+        let report = LeakChecker.check(orphanScan: options.scansForOrphans, knownOrphans: knownOrphans)
         let inScope = report.leaks.map { leak in
             UInt(leak.address.dropFirst(2), radix: 16).map { AllocationScope.scopeID(of: $0) == scope.id } ?? false
         }
@@ -129,9 +134,9 @@ public struct LeakCheckScope: Sendable {
 
 extension LeakChecker {
     /// Runs `body` in a ``LeakCheckScope`` and returns its value and the report of the objects
-    /// **allocated inside `body`** that are leaked after it returned (see ``LeakCheckScope/finish()``).
+    /// **allocated inside `body`** that are leaked after it returned (see `LeakCheckScope.finish()`).
     ///
-    /// - Throws: ``RecorderError`` when recording cannot start; what `body` throws (then nothing is
+    /// - Throws: `RecorderError` when recording cannot start; what `body` throws (then nothing is
     ///   checked).
     public static func checkingLeaks<R>(
         _ options: LeakCheckOptions = LeakCheckOptions(), _ body: () throws -> R

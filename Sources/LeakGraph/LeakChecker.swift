@@ -27,7 +27,7 @@ public enum LeakChecker {
     ///   `leakgraph run` (docs/how-it-works.md).
     ///
     /// - Parameter maxFrames: return addresses recorded per allocation (0 records no stacks).
-    /// - Throws: ``RecorderError`` when the hook cannot be installed safely on this runtime.
+    /// - Throws: `RecorderError` when the hook cannot be installed safely on this runtime.
     public static func startRecording(maxFrames: Int = Recorder.defaultMaxFrames) throws {
         try Recorder.install(maxFrames: maxFrames)
     }
@@ -47,23 +47,35 @@ public enum LeakChecker {
 
     /// Takes the object graph of the leaked objects alone: the heap is walked into a compact scan
     /// (strong references and retain counts, no names or paths), the leaked objects are found on it
-    /// (``LeakAnalysis/leakedNodes(of:)``), and only they become nodes, with every reference between
-    /// them. The other live objects are counted (``ObjectGraph/liveObjectsLeftOut``), and the
+    /// (`LeakAnalysis/leakedNodes(of:)`), and only they become nodes, with every reference between
+    /// them. The other live objects are counted (`ObjectGraph/liveObjectsLeftOut`), and the
     /// diagnostics cover the whole walk. Analysing this graph gives the report the whole graph would.
     ///
     /// The leaked objects are found and built while the heap is frozen, so their memory is read
     /// before anything can free it. Other threads that allocate wait meanwhile, as for
     /// ``captureGraph()``.
     ///
-    /// - Parameter liveTypes: also count every live object by type (``ObjectGraph/liveTypes``).
-    public static func captureLeakedGraph(liveTypes: Bool = false) -> ObjectGraph {
+    /// - Parameters:
+    ///   - liveTypes: also count every live object by type (`ObjectGraph/liveTypes`).
+    ///   - orphanScan: also look for orphans (`ObjectGraph/orphans`): objects whose unexplained
+    ///     retains no word anywhere in the process could account for. The scan stops every other
+    ///     thread with a signal while it reads memory (docs/how-it-works.md, "Orphaned retains"), so a
+    ///     blocking system call of another thread may return `EINTR`; `leakgraph run` does it at exit.
+    public static func captureLeakedGraph(liveTypes: Bool = false, orphanScan: Bool = false) -> ObjectGraph {
         var pause = Duration.zero
-        return captureLeakedGraph(liveTypes: liveTypes, pause: &pause)
+        return captureLeakedGraph(liveTypes: liveTypes, orphanScan: orphanScan, pause: &pause)
     }
 
-    /// ``captureLeakedGraph(liveTypes:)``, and how long the heap was frozen (`pause`): from before the
-    /// hook's locks are taken until after they are released.
-    static func captureLeakedGraph(liveTypes: Bool = false, pause: inout Duration) -> ObjectGraph {
+    /// ``captureLeakedGraph(liveTypes:orphanScan:)``, and how long the heap was frozen (`pause`): from
+    /// before the hook's locks are taken until after they are released.
+    ///
+    /// `knownOrphans`: addresses an earlier scan proved orphaned (see
+    /// `LeakReport/orphanAddresses`). No word anywhere referenced them then, so nothing the program
+    /// holds can reference them since; one still alive with unexplained retains stays an orphan, even
+    /// though the earlier check's own freed buffers may now hold copies of its address.
+    static func captureLeakedGraph(
+        liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = [], pause: inout Duration
+    ) -> ObjectGraph {
         let clock = ContinuousClock()
         let start = clock.now
         defer { pause = clock.now - start }
@@ -76,8 +88,15 @@ public enum LeakChecker {
             }
             let walker = HeapWalker()
             let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
-            let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
+            // Orphans: objects whose unexplained retains nothing in the process can hold (the holder
+            // scan reads every other place a pointer can live while the heap is frozen).
+            let (orphans, holderDiagnostics) = orphanScan
+                ? OrphanSearch.orphans(in: scan, objects: objects, known: knownOrphans) : ([], [])
+            let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph, orphans: orphans)
             var graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
+            graph.diagnostics += holderDiagnostics
+            let leakedSet = Dictionary(uniqueKeysWithValues: leaked.enumerated().map { ($1, $0) })
+            graph.orphans = orphans.compactMap { leakedSet[$0] }.sorted()
             if liveTypes {
                 graph.liveTypes = scan.liveTypes
             }
@@ -87,7 +106,7 @@ public enum LeakChecker {
 
     /// Runs a whole leak check and returns its report.
     ///
-    /// Only the leaked objects become ``ObjectGraph`` nodes (see docs/how-it-works.md, "Analysis"): a
+    /// Only the leaked objects become `ObjectGraph` nodes (see docs/how-it-works.md, "Analysis"): a
     /// check costs a few tens of bytes per live object.
     ///
     /// Creation stacks of leaked objects are symbolized with libdw; when that fails the report says so in
@@ -97,43 +116,86 @@ public enum LeakChecker {
     ///   - program: the program description to put in the report.
     ///   - executablePath: the main executable, used to put the user's own frames first (by default the
     ///     running executable).
-    ///   - liveTypes: also count every live object by type, into ``LeakReport/liveTypes`` (for
+    ///   - liveTypes: also count every live object by type, into `LeakReport/liveTypes` (for
     ///     `leakgraph diff`'s growth by type).
+    ///   - orphanScan: also report orphans, objects retained from nowhere (see
+    ///     ``captureLeakedGraph(liveTypes:orphanScan:)``; off by default: it stops the other threads).
+    ///   - knownOrphans: for a confirmation check, the orphans an earlier check found
+    ///     (`LeakReport/orphanAddresses`): still orphans when still alive with unexplained retains.
     public static func check(
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
-        executablePath: String? = nil, liveTypes: Bool = false
+        executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = []
     ) -> LeakReport {
-        measuredCheck(program: program, executablePath: executablePath, liveTypes: liveTypes).report
+        measuredCheck(
+            program: program, executablePath: executablePath, liveTypes: liveTypes, orphanScan: orphanScan,
+            knownOrphans: knownOrphans
+        ).report
     }
 
-    /// Runs a whole leak check (as ``check(program:executablePath:liveTypes:)``) and measures how long it
+    /// Runs a whole leak check (as ``check(program:executablePath:liveTypes:orphanScan:knownOrphans:)``) and measures how long it
     /// froze the heap: the pause it imposed on other threads that allocate or free a tracked object.
+    ///
+    /// A confirmation check passes the first check's orphans as `knownOrphans`
+    /// (`LeakReport/orphanAddresses`; see ``captureLeakedGraph(liveTypes:orphanScan:)``).
     public static func measuredCheck(
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
-        executablePath: String? = nil, liveTypes: Bool = false
+        executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = []
+    ) -> MeasuredLeakCheck {
+        measuredCheck(
+            program: program, executablePath: executablePath, liveTypes: liveTypes, orphanScan: orphanScan,
+            knownOrphans: knownOrphans, stacks: nil)
+    }
+
+    /// Turns one creation stack into the frames a report shows, with the check's symbolizer.
+    typealias StackResolver = @Sendable (_ stackID: UInt32, _ symbolizer: Symbolizer, _ executablePath: String?) -> [SymbolizedFrame]
+
+    /// The frames of creation stack `stackID`: its addresses symbolized with inlined calls expanded,
+    /// user frames first.
+    static func resolveStack(_ stackID: UInt32, with symbolizer: Symbolizer, executablePath: String?) -> [SymbolizedFrame] {
+        FramePolicy.userFramesFirst(symbolizer.symbolizeExpandingInlines(Recorder.stack(stackID)), executablePath: executablePath)
+    }
+
+    /// ``measuredCheck(program:executablePath:liveTypes:orphanScan:knownOrphans:)`` that takes creation stacks symbolized by an
+    /// earlier check from `stacks` and keeps the ones it symbolizes there (``LeakMonitor``'s periodic
+    /// checks). The symbolizer is made only when a stack is missing from `stacks`.
+    ///
+    /// - Parameter resolve: how a missing stack is symbolized (tests count the calls).
+    static func measuredCheck(
+        program: LeakReport.Program, executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false,
+        knownOrphans: Set<UInt> = [], stacks: SymbolizedStackCache?,
+        resolve: @escaping StackResolver = resolveStack(_:with:executablePath:)
     ) -> MeasuredLeakCheck {
         var pause = Duration.zero
+        if orphanScan {
+            HolderScan.enterCheck()
+        }
+        defer {
+            if orphanScan { HolderScan.leaveCheck() }
+        }
         let report = Recorder.ignoringCurrentThread {
-            let analysis = LeakAnalysis.analyze(captureLeakedGraph(liveTypes: liveTypes, pause: &pause))
-            var diagnostics: [WalkDiagnostic] = []
-            var symbolizer: Symbolizer?
-            if !analysis.leaked.isEmpty {
-                do {
-                    symbolizer = try Symbolizer()
-                } catch {
-                    diagnostics.append(
-                        WalkDiagnostic(
-                            typeName: "(creation stacks)", reason: "not symbolized: \(error)",
-                            objectCount: analysis.leaked.count))
-                }
-            }
+            let analysis = LeakAnalysis.analyze(captureLeakedGraph(
+                liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, pause: &pause))
             let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            return LeakReport(analysis: analysis, program: program, diagnostics: diagnostics) { stackID in
-                guard let symbolizer else { return [] }
-                let addresses = Recorder.stack(UInt32(stackID))
-                let frames = FramePolicy.userFramesFirst(symbolizer.symbolizeExpandingInlines(addresses), executablePath: executable)
-                return frames.map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }
+            // Made on the first stack the cache does not hold; a failure is said once, in the diagnostics.
+            var symbolizer: Result<Symbolizer, any Error>?
+            let symbolize = { (stackID: UInt32) -> [SymbolizedFrame]? in
+                if symbolizer == nil {
+                    symbolizer = Result { try Symbolizer() }
+                }
+                guard case .success(let symbolizer) = symbolizer else { return nil }
+                return resolve(stackID, symbolizer, executable)
             }
+            var report = LeakReport(analysis: analysis, program: program) { stackID in
+                let id = UInt32(stackID)
+                let frames = stacks.map { $0.frames(ofStack: id) { symbolize(id) } } ?? symbolize(id)
+                return (frames ?? []).map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }
+            }
+            if case .failure(let error) = symbolizer {
+                report.diagnostics.append(
+                    WalkDiagnostic(
+                        typeName: "(creation stacks)", reason: "not symbolized: \(error)", objectCount: analysis.leaked.count))
+            }
+            return report
         }
         return MeasuredLeakCheck(report: report, pause: pause)
     }

@@ -1,6 +1,6 @@
 import LeakGraphReport
 
-/// A leak check's report and the pause it imposed (``LeakChecker/measuredCheck(program:executablePath:)``).
+/// A leak check's report and the pause it imposed (``LeakChecker/measuredCheck(program:executablePath:liveTypes:orphanScan:knownOrphans:)``).
 public struct MeasuredLeakCheck: Sendable {
     /// The report of the check.
     public var report: LeakReport

@@ -41,7 +41,9 @@ extension LeakAnalysis {
         }
 
         // 1–3. External references and roots, reachability, the proof (shared with `leakedNodes(of:)`).
-        let reachability = reachability(strongOut) { graph.nodes[$0].retainCount }
+        var isOrphan = [Bool](repeating: false, count: graph.orphans.isEmpty ? 0 : nodeCount)
+        for node in graph.orphans where (0 ..< nodeCount).contains(node) { isOrphan[node] = true }
+        let reachability = reachability(strongOut, isOrphan: isOrphan) { graph.nodes[$0].retainCount }
         let strongIn = strongOut.transposed()
         var externalCounts = [Int](repeating: 0, count: nodeCount)
         for node in 0 ..< nodeCount {
@@ -79,13 +81,22 @@ extension LeakAnalysis {
                 }
             }
         }
+        // A component with an orphan (retains held by nothing) and no leaked holder is a root group
+        // too, cyclic or not: nothing else explains it.
+        var hasOrphan = [Bool](repeating: false, count: components.count)
+        for node in leaked where !isOrphan.isEmpty && isOrphan[node] && externalCounts[node] > 0 {
+            hasOrphan[component[node]] = true
+        }
         var cycleOfComponent = [Int](repeating: -1, count: components.count)
         var cycleCount = 0
+        var orphanGroup: [Bool] = []
         for node in leaked {
             let c = component[node]
-            if cycleOfComponent[c] == -1, !hasForeignInEdge[c], componentSize[c] > 1 || hasSelfEdge[c] {
+            let cyclic = componentSize[c] > 1 || hasSelfEdge[c]
+            if cycleOfComponent[c] == -1, !hasForeignInEdge[c], cyclic || hasOrphan[c] {
                 cycleOfComponent[c] = cycleCount
                 cycleCount += 1
+                orphanGroup.append(!cyclic)
             }
         }
         var members = [[Int]](repeating: [], count: cycleCount)
@@ -99,7 +110,7 @@ extension LeakAnalysis {
             strongOut: strongOut, component: component, isCyclic: { componentSize[$0] > 1 || hasSelfEdge[$0] })
         let cycleIndex = grouping.cycleIndex
         let rootCycles = (0 ..< cycleCount).map {
-            RootCycle(id: $0, members: members[$0], holds: grouping.holds[$0], heldCycles: grouping.heldCycles[$0])
+            RootCycle(id: $0, members: members[$0], holds: grouping.holds[$0], heldCycles: grouping.heldCycles[$0], isOrphan: orphanGroup[$0])
         }
 
         var roots: [Int] = []

@@ -106,8 +106,8 @@ extension LeakAnalysis {
         }
 
         // The new root cycles, with the old ones, numbered by their smallest member.
-        var groups: [(members: [Int], isExcused: Bool, heldBy: Int?)] = rootCycles.map {
-            ($0.members, $0.isExcused || excused.contains($0.id), $0.heldBy)
+        var groups: [(members: [Int], isExcused: Bool, heldBy: Int?, isOrphan: Bool)] = rootCycles.map {
+            ($0.members, $0.isExcused || excused.contains($0.id), $0.heldBy, $0.isOrphan)
         }
         var groupOfComponent: [Int: Int] = [:]
         for node in leaked where isCandidate[node] && !downstream[node] && containsOwnCycle[component[node]] {
@@ -115,7 +115,7 @@ extension LeakAnalysis {
                 groups[group].members.append(node)
             } else {
                 groupOfComponent[component[node]] = groups.count
-                groups.append(([node], false, cycleIndex[node]))
+                groups.append(([node], false, cycleIndex[node], false))
             }
         }
         let order = groups.indices.sorted { groups[$0].members[0] < groups[$1].members[0] }
@@ -129,7 +129,8 @@ extension LeakAnalysis {
         let newCycles = order.enumerated().map { id, group in
             RootCycle(
                 id: id, members: members[id], holds: grouping.holds[id], heldCycles: grouping.heldCycles[id],
-                isExcused: groups[group].isExcused, heldBy: groups[group].heldBy.map { newID[$0] })
+                isOrphan: groups[group].isOrphan, isExcused: groups[group].isExcused,
+                heldBy: groups[group].heldBy.map { newID[$0] })
         }
         return LeakAnalysis(
             graph: graph, leaked: leaked, rootCycles: newCycles, roots: roots, anomalies: anomalies,

@@ -5,8 +5,11 @@ extension LeakAnalysis {
     /// `explained`, the number of strong references into it from objects presumed leaked.
     ///
     /// A retain count of 0 with nothing pointing at it is an object being destroyed, not a leak.
-    static func proofHolds(retainCount: Int, explained: Int) -> Bool {
-        retainCount >= 1 && explained == retainCount
+    ///
+    /// For an orphan (``ObjectGraph/orphans``) the retains beyond `explained` were proven held by
+    /// nothing, so the rule is `retainCount ≥ explained`.
+    static func proofHolds(retainCount: Int, explained: Int, orphaned: Bool = false) -> Bool {
+        retainCount >= 1 && (orphaned ? explained <= retainCount : explained == retainCount)
     }
 
     /// Checks the proof of every leaked object against ``graph``, independently of the analysis' own
@@ -26,8 +29,10 @@ extension LeakAnalysis {
             && leakedMask[reference.from] && leakedMask[reference.to] {
             explained[reference.to] += 1
         }
+        let orphans = Set(graph.orphans)
         return leaked.filter { node in
-            !Self.proofHolds(retainCount: graph.nodes[node].retainCount, explained: explained[node])
+            !Self.proofHolds(
+                retainCount: graph.nodes[node].retainCount, explained: explained[node], orphaned: orphans.contains(node))
         }
     }
 

@@ -23,14 +23,31 @@ extension LeakAnalysis {
     ///
     /// - Complexity: O(*n* + *e*) time, about 6 bytes per node of extra memory (plus the search's
     ///   frontier).
-    package static func leakedNodes(of graph: StrongReferenceGraph) -> [Int] {
+    package static func leakedNodes(of graph: StrongReferenceGraph, orphans: [Int] = []) -> [Int] {
         let counts = graph.retainCounts
-        let reachability = reachability(StrongAdjacency(graph)) { Int(counts[$0]) }
+        var isOrphan = [Bool](repeating: false, count: orphans.isEmpty ? 0 : graph.nodeCount)
+        for node in orphans { isOrphan[node] = true }
+        let reachability = reachability(StrongAdjacency(graph), isOrphan: isOrphan) { Int(counts[$0]) }
         var leaked: [Int] = []
         for node in 0 ..< graph.nodeCount where !reachability.reached[node] {
             leaked.append(node)
         }
         return leaked
+    }
+
+    /// The nodes of a heap walk's strong-reference graph with unexplained retains (a retain count
+    /// above their strong in-edges), ascending: the roots whose holder the walk did not see, which
+    /// the holder scan may prove orphaned.
+    ///
+    /// - Complexity: O(*n* + *e*).
+    package static func unexplainedNodes(of graph: StrongReferenceGraph) -> [Int] {
+        var counted = [UInt32](repeating: 0, count: graph.nodeCount)
+        for target in graph.targets { counted[Int(target)] += 1 }
+        var nodes: [Int] = []
+        for node in 0 ..< graph.nodeCount where graph.retainCounts[node] > counted[node] {
+            nodes.append(node)
+        }
+        return nodes
     }
 
     /// Steps 1–3 of ``analyze(_:)``: external references and roots, reachability, and the proof.
@@ -39,7 +56,10 @@ extension LeakAnalysis {
     /// over the unreached nodes' out-edges, so no reversed adjacency is needed.
     ///
     /// - Complexity: O(*n* + *e*).
-    static func reachability(_ strongOut: StrongAdjacency, retainCount: (Int) -> Int) -> Reachability {
+    /// `isOrphan` (empty, or one entry per node) marks the nodes whose unexplained retains the holder
+    /// scan proved held by nothing: they are no roots, and their proof allows those retains.
+    static func reachability(_ strongOut: StrongAdjacency, isOrphan: [Bool] = [], retainCount: (Int) -> Int) -> Reachability {
+        let orphaned = { (node: Int) in !isOrphan.isEmpty && isOrphan[node] }
         let nodeCount = strongOut.nodeCount
         // 1. External references (`retainCount − strong in-degree`) and roots.
         var counted = [UInt32](repeating: 0, count: nodeCount)
@@ -53,7 +73,7 @@ extension LeakAnalysis {
         var seeds: [UInt32] = []
         for node in 0 ..< nodeCount {
             let external = retainCount(node) - Int(counted[node])
-            if external != 0 {
+            if external < 0 || (external > 0 && !orphaned(node)) {
                 isRoot[node] = true
                 seeds.append(UInt32(node))
             }
@@ -90,7 +110,7 @@ extension LeakAnalysis {
             }
             var failures: [UInt32] = []
             for node in 0 ..< nodeCount where !reached[node] {
-                if !proofHolds(retainCount: retainCount(node), explained: Int(counted[node])) {
+                if !proofHolds(retainCount: retainCount(node), explained: Int(counted[node]), orphaned: orphaned(node)) {
                     failures.append(UInt32(node))
                 }
             }

@@ -16,6 +16,10 @@ public struct RootCycle: Sendable, Hashable {
     /// one member or a strong self-reference (node indices ascending), ordered by their smallest member.
     /// Such a cycle is leaked because this root cycle holds it, not on its own.
     public var heldCycles: [[Int]]
+    /// Whether this root group is no cycle but one orphan: an object whose retains nothing holds (the
+    /// holder scan found no word anywhere that could point at it, ``ObjectGraph/orphans``), with what
+    /// it holds. Its single member is in ``members``.
+    public var isOrphan: Bool
     /// Whether the cycle was excused (``LeakAnalysis/excusing(rootCycles:libraryReference:)``: a known leak of a library): the
     /// cycles among the objects it held were made root cycles of their own, so it excuses only itself and
     /// what no other cycle holds.
@@ -25,11 +29,15 @@ public struct RootCycle: Sendable, Hashable {
     public var heldBy: Int?
 
     /// Creates a root cycle.
-    public init(id: Int, members: [Int], holds: [Int], heldCycles: [[Int]] = [], isExcused: Bool = false, heldBy: Int? = nil) {
+    public init(
+        id: Int, members: [Int], holds: [Int], heldCycles: [[Int]] = [], isOrphan: Bool = false,
+        isExcused: Bool = false, heldBy: Int? = nil
+    ) {
         self.id = id
         self.members = members
         self.holds = holds
         self.heldCycles = heldCycles
+        self.isOrphan = isOrphan
         self.isExcused = isExcused
         self.heldBy = heldBy
     }

@@ -1,7 +1,7 @@
 import CoreMetrics
 import LeakGraph
 
-/// A ``LeakGraph/LeakMonitor``'s checks as swift-metrics values, so a fleet's leaks show in the
+/// A `LeakGraph/LeakMonitor`'s checks as swift-metrics values, so a fleet's leaks show in the
 /// monitoring it already has (Prometheus through swift-prometheus, OpenTelemetry through swift-otel):
 ///
 /// | metric | kind | value after each check that ran |

@@ -17,6 +17,10 @@ public struct ObjectGraph: Sendable, Equatable {
     public var trackedObjects: Int
     /// How many live objects the walk found that are not among ``nodes`` (0 for a whole walk).
     public var liveObjectsLeftOut: Int
+    /// Nodes whose unexplained retains the holder scan proved held by nothing ("orphans", ascending):
+    /// no word of the process outside the references read exactly could point at them. The analysis
+    /// does not count their unexplained retains as roots. Empty unless a check ran the scan.
+    public var orphans: [Int] = []
 
     /// Every live object the walk found, by type (most bytes first), when the check was asked for it;
     /// `nil` otherwise.

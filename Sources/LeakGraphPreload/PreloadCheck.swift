@@ -16,13 +16,20 @@ import LeakGraphReport
 public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStatus: Int32) {
     PreloadMonitor.stop()
     let path = String(cString: outputPath)
-    var report = LeakChecker.check(liveTypes: lg_preload_live_types() != 0)
+    // `LEAKGRAPH_ORPHAN_SCAN=0` turns the exit check's orphan scan off (read with getenv: no Swift
+    // object is made before the check).
+    let orphanScan = getenv("LEAKGRAPH_ORPHAN_SCAN").map { strcmp($0, "0") != 0 } ?? true
+    var report = LeakChecker.check(liveTypes: lg_preload_live_types() != 0, orphanScan: orphanScan)
     // Read after the check: the strings and arrays made here are Swift objects the check would count.
     let request = PreloadRequest(
         outputPath: path, programPath: String(cString: lg_preload_program_path()),
         arguments: Array(CommandLine.arguments.dropFirst()), exitStatus: exitStatus, render: lg_preload_render()
     )
     report.program = request.program
+    let why = String(cString: lg_preload_why()).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    if !why.isEmpty {
+        report.why = why.map { LeakChecker.retainers(ofType: $0) }
+    }
     let files = PreloadFiles(outputPath: request.outputPath)
     do {
         try files.write(report, request: request)

@@ -2,23 +2,18 @@
 /// in the spirit of LeakCanary's "library leaks". They are still reported (they are real), marked with
 /// ``LeakReport/Cycle/knownLibraryLeak``, and `leakgraph run` does not fail on them alone.
 public enum KnownLibraryLeaks {
-    /// One known library leak: a root cycle whose members include all of `memberTypes`.
-    public struct Pattern: Sendable, Hashable {
-        /// The library it comes from.
-        public var library: String
-        /// Types that are all members of the root cycle.
-        public var memberTypes: Set<String>
-        /// Why it happens, in one or two sentences.
-        public var explanation: String
+    /// What a built-in baseline entry adds for a known library leak (``BaselineEntry/library``): the
+    /// library's name, and its own references among what the leak holds.
+    public struct Library: Sendable, Hashable {
+        /// The library the leak comes from.
+        public var name: String
         /// The library's own references among the objects the leak holds, which do not make a cycle of the
         /// checked code (XCTest links every test and its run both ways).
         public var ownReferences: [OwnReference]
 
-        /// Creates a pattern.
-        public init(library: String, memberTypes: Set<String>, explanation: String, ownReferences: [OwnReference] = []) {
-            self.library = library
-            self.memberTypes = memberTypes
-            self.explanation = explanation
+        /// Creates a library description.
+        public init(name: String, ownReferences: [OwnReference] = []) {
+            self.name = name
             self.ownReferences = ownReferences
         }
     }
@@ -51,33 +46,49 @@ public enum KnownLibraryLeaks {
     /// XCTest's run types: every test has one, and it references its test strongly (`test`).
     static let xctestRuns: Set<String> = ["XCTest.XCTestRun", "XCTest.XCTestSuiteRun", "XCTest.XCTestCaseRun"]
 
-    /// The known library leaks.
-    public static let patterns: [Pattern] = [
-        Pattern(
-            library: "swift-corelibs-xctest",
-            memberTypes: ["XCTest.XCTestSuite", "XCTest.XCTestSuiteRun"],
-            explanation: "XCTMain's root suite and its run reference each other strongly (`testRun` ⇄ `test`) "
-                + "and nothing references them once the tests have run, so every test case is held until "
-                + "exit. Once per process; not in the code under test.",
-            ownReferences: [
-                OwnReference(path: "testRun", targetTypes: xctestRuns),
-                OwnReference(path: "test", sourceTypes: xctestRuns),
-            ]
-        )
-    ]
+    /// The built-in baseline: one entry per known library leak, each with its ``Library``. It is matched
+    /// like a user's baseline (``Baseline/entry(matching:memberTypes:memberBacktraces:)``); unlike a
+    /// user's entry, a match excuses only the cycle itself, and marks it ``LeakReport/Cycle/knownLibraryLeak``.
+    public static let baseline = Baseline(
+        source: "built-in",
+        entries: [
+            BaselineEntry(
+                .types([GlobPattern("XCTest.XCTestSuite"), GlobPattern("XCTest.XCTestSuiteRun")]),
+                reason: "XCTMain's root suite and its run reference each other strongly (`testRun` ⇄ `test`) "
+                    + "and nothing references them once the tests have run, so every test case is held until "
+                    + "exit. Once per process; not in the code under test.",
+                library: Library(
+                    name: "swift-corelibs-xctest",
+                    ownReferences: [
+                        OwnReference(path: "testRun", targetTypes: xctestRuns),
+                        OwnReference(path: "test", sourceTypes: xctestRuns),
+                    ])
+            )
+        ]
+    )
 
     /// Whether a reference with path text `path` from an object of `sourceType` to one of `targetType` is
-    /// one of a known leaking library's own references (``Pattern/ownReferences``).
+    /// one of a known leaking library's own references (``Library/ownReferences``).
     public static func isOwnReference(path: String, sourceType: String, targetType: String) -> Bool {
-        patterns.contains { pattern in
-            pattern.ownReferences.contains { $0.matches(path: path, sourceType: sourceType, targetType: targetType) }
+        baseline.entries.contains { entry in
+            entry.library?.ownReferences.contains { $0.matches(path: path, sourceType: sourceType, targetType: targetType) }
+                == true
         }
     }
 
-    /// The description of the known library leak a root cycle with these member types is, or `nil`.
+    /// The description of the known library leak a root cycle with these member types is, or `nil`: the
+    /// first entry of the built-in ``baseline`` that matches them, as `known leak in LIBRARY: reason`.
     public static func match(memberTypes: some Sequence<String>) -> String? {
-        let types = Set(memberTypes)
-        guard let pattern = patterns.first(where: { $0.memberTypes.isSubset(of: types) }) else { return nil }
-        return "known leak in \(pattern.library): \(pattern.explanation)"
+        let types = Array(memberTypes)
+        guard let entry = baseline.entry(matching: nil, memberTypes: types), let library = entry.library else {
+            return nil
+        }
+        return "known leak in \(library.name): \(entry.reason ?? "")"
     }
+}
+
+extension Baseline {
+    /// The built-in baseline of known library leaks (``KnownLibraryLeaks/baseline``), applied to every
+    /// report as it is built.
+    public static var builtIn: Baseline { KnownLibraryLeaks.baseline }
 }

@@ -117,7 +117,8 @@ extension LeakReport {
                 heldCycles: cycle.heldCycles.map { $0.map { leakID[$0] } },
                 fingerprint: fingerprints[cycle.id], suspect: suspect, otherCuts: otherCuts,
                 knownLibraryLeak: knownLeak,
-                heldByKnownLibraryLeak: knownLeak == nil ? cycle.heldBy : nil
+                heldByKnownLibraryLeak: knownLeak == nil ? cycle.heldBy : nil,
+                kind: cycle.isOrphan ? Cycle.orphanKind : nil
             )
         }
         let summary = Summary(

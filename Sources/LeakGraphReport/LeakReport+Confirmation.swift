@@ -37,4 +37,14 @@ extension LeakReport {
         }
         return outgoing
     }
+
+    /// The addresses of the orphans this report found (the single member of each root group of kind
+    /// ``Cycle/orphanKind``), for a confirmation check (`LeakChecker.check(orphanScan:knownOrphans:)`).
+    public var orphanAddresses: Set<UInt> {
+        Set(cycles.filter(\.isOrphan).flatMap { cycle in
+            cycle.members.compactMap { id in
+                leaks.indices.contains(id) ? UInt(leaks[id].address.dropFirst(2), radix: 16) : nil
+            }
+        })
+    }
 }

@@ -7,7 +7,9 @@ import LeakGraphModel
 /// `.withoutEscapingSlashes`), which stays for reports encoded inside other values: the same keys,
 /// each object's keys in byte order, `null` for an absent leak `cycle` or `stack` and a frame's unknown
 /// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`, `otherCuts`,
-/// `knownLibraryLeak` and `run`, a suspect's `reference`, a dictionary step's `key`) left out. Schema version 2
+/// `knownLibraryLeak`, `heldByKnownLibraryLeak`, `kind`, `run` and `suppressed`, a suppression's `line` and `reason`,
+/// a suspect's `reference`, a dictionary step's `key`, the report's `liveTypes` and `why`, a retainer link's `label`,
+/// a holder's `name`, `location` and `address`) left out. Schema version 2
 /// and later write the `stacks` table; version 1 a `backtrace` per leak. The tests hold it to
 /// `JSONEncoder`'s output, document for document.
 extension LeakReport {
@@ -77,6 +79,15 @@ extension LeakReport {
         }
         json.key("summary")
         json.write(summary)
+        if let why {
+            json.key("why")
+            json.openArray()
+            for query in why {
+                json.element()
+                json.write(query)
+            }
+            json.closeArray()
+        }
         json.closeObject()
         return json.bytes
     }
@@ -225,6 +236,10 @@ extension JSONText {
         write(cycle.holds)
         key("id")
         integer(cycle.id)
+        if let kind = cycle.kind {
+            key("kind")
+            string(kind)
+        }
         if let knownLibraryLeak = cycle.knownLibraryLeak {
             key("knownLibraryLeak")
             string(knownLibraryLeak)
@@ -244,9 +259,31 @@ extension JSONText {
             key("run")
             string(run)
         }
+        if let suppressed = cycle.suppressed {
+            key("suppressed")
+            write(suppressed)
+        }
         if let suspect = cycle.suspect {
             key("suspect")
             write(suspect)
+        }
+        closeObject()
+    }
+
+    /// Writes how a baseline accepted a cycle; absent `line` and `reason` are left out.
+    fileprivate mutating func write(_ suppression: LeakReport.Cycle.Suppression) {
+        openObject()
+        key("baseline")
+        string(suppression.baseline)
+        key("entry")
+        string(suppression.entry)
+        if let line = suppression.line {
+            key("line")
+            integer(line)
+        }
+        if let reason = suppression.reason {
+            key("reason")
+            string(reason)
         }
         closeObject()
     }
@@ -409,5 +446,67 @@ extension JSONText {
             closeObject()
         }
         kind(kindName)
+    }
+}
+
+extension JSONText {
+    fileprivate mutating func write(_ query: RetainerQuery) {
+        openObject()
+        key("chains")
+        openArray()
+        for chain in query.chains {
+            element()
+            write(chain)
+        }
+        closeArray()
+        key("leaked")
+        integer(query.leaked)
+        key("matched")
+        integer(query.matched)
+        key("type")
+        string(query.type)
+        closeObject()
+    }
+
+    private mutating func write(_ chain: RetainerChain) {
+        openObject()
+        key("holder")
+        openObject()
+        if let address = chain.holder.address {
+            key("address")
+            string(address)
+        }
+        key("kind")
+        string(chain.holder.kind.rawValue)
+        if let location = chain.holder.location {
+            key("location")
+            string(location)
+        }
+        if let name = chain.holder.name {
+            key("name")
+            string(name)
+        }
+        closeObject()
+        key("links")
+        openArray()
+        for link in chain.links {
+            element()
+            openObject()
+            key("address")
+            string(link.address)
+            if let label = link.label {
+                key("label")
+                string(label)
+            }
+            key("retainCount")
+            integer(link.retainCount)
+            key("type")
+            string(link.type)
+            closeObject()
+        }
+        closeArray()
+        key("unexplainedRetains")
+        integer(chain.unexplainedRetains)
+        closeObject()
     }
 }

@@ -22,13 +22,9 @@ public struct LeakReport: Sendable, Codable, Equatable {
     /// Every live object by type, most bytes first, when the check was asked for it
     /// (`leakgraph run --live-histogram`; additional field, absent otherwise).
     public var liveTypes: [TypeTally]?
-
-    /// The number of leaked objects that are not in or held by a known library leak: what a check fails on.
-    public var leakedObjectsOutsideLibraries: Int {
-        let library = cycles.filter { $0.knownLibraryLeak != nil }
-        let excused = library.reduce(0) { $0 + $1.members.count + $1.holds.count }
-        return summary.leakedObjects - excused
-    }
+    /// Why the objects of the types asked about are alive (`leakgraph run --why TYPE`; additional
+    /// field, absent otherwise): one ``RetainerQuery`` per type.
+    public var why: [RetainerQuery]?
 
     /// The schema version this library writes: 2, which stores each distinct backtrace once (a `stacks`
     /// table) where version 1 repeated it in every leak. Both are read.
@@ -213,13 +209,28 @@ public struct LeakReport: Sendable, Codable, Equatable {
         /// cycle was found in, e.g. `XCTest` or `Swift Testing`; `nil` in a single run's report
         /// (additional field).
         public var run: String?
+        /// What kind of root group this is when it is not a cycle: ``orphanKind`` (`"orphan"`) for one
+        /// object whose retains nothing in the process holds (retained N times, referenced from
+        /// nowhere), with what it holds; `nil` for a root cycle (additional field).
+        public var kind: String?
+
+        /// The ``kind`` of an orphan: an object retained but referenced from nowhere.
+        public static let orphanKind = "orphan"
+
+        /// Whether this root group is an orphan (``kind`` is ``orphanKind``).
+        public var isOrphan: Bool { kind == Self.orphanKind }
+        /// When a baseline accepts the cycle (``LeakReport/applying(_:)``): which entry, and why. The cycle
+        /// is still reported, with what it holds, but a check does not fail on it (additional field).
+        public var suppressed: Suppression?
 
         /// Creates a cycle.
         public init(
             id: Int, members: [Int], holds: [Int], heldCycles: [[Int]]? = nil, fingerprint: String? = nil,
             suspect: Suspect? = nil, otherCuts: [Suspect]? = nil, knownLibraryLeak: String? = nil,
-            heldByKnownLibraryLeak: Int? = nil, run: String? = nil
+            heldByKnownLibraryLeak: Int? = nil, run: String? = nil, kind: String? = nil,
+            suppressed: Suppression? = nil
         ) {
+            self.kind = kind
             self.heldByKnownLibraryLeak = heldByKnownLibraryLeak
             self.id = id
             self.members = members
@@ -230,6 +241,7 @@ public struct LeakReport: Sendable, Codable, Equatable {
             self.otherCuts = otherCuts
             self.knownLibraryLeak = knownLibraryLeak
             self.run = run
+            self.suppressed = suppressed
         }
     }
 

@@ -1,7 +1,7 @@
 import LeakGraph
 import ServiceLifecycle
 
-/// A ``LeakGraph/LeakMonitor`` as a swift-service-lifecycle `Service`: it checks while the service
+/// A `LeakGraph/LeakMonitor` as a swift-service-lifecycle `Service`: it checks while the service
 /// group runs and stops at graceful shutdown or cancellation.
 ///
 /// ```swift
@@ -26,7 +26,7 @@ public struct LeakMonitorService: Service {
     /// Starts the monitor, waits for graceful shutdown (or cancellation), and stops it: a check under
     /// way finishes first.
     ///
-    /// - Throws: ``RecorderError`` when recording cannot start.
+    /// - Throws: `RecorderError` when recording cannot start.
     public func run() async throws {
         try monitor.start()
         try? await gracefulShutdown()

@@ -230,6 +230,16 @@ public final class Symbolizer {
         return frame
     }
 
+    /// The name of the data symbol (a global or static variable) covering `address`, demangled, looked up
+    /// in the module that contains `moduleAddress` — for a module's `.bss` past its file's end, which
+    /// `/proc/self/maps` shows as an anonymous mapping outside the module's reported range. `nil` when
+    /// no module contains `moduleAddress` or no symbol covers `address`.
+    public func dataSymbolName(at address: UInt, inModuleContaining moduleAddress: UInt) -> String? {
+        guard let module = dwfl_addrmodule(session, Dwarf_Addr(moduleAddress)) else { return nil }
+        guard let symbol = dwfl_module_addrname(module, Dwarf_Addr(address)) else { return nil }
+        return SwiftDemangler.demangle(symbol) ?? String(cString: symbol)
+    }
+
     private func moduleInfo(_ module: OpaquePointer) -> ModuleInfo {
         if let info = modules[module] {
             return info

@@ -19,11 +19,15 @@ import LeakGraph
 /// is in (or `LEAKGRAPH_REPORT_DIR`). Known leaks of libraries are listed but do not fail the test.
 ///
 /// Recording starts at the first check; objects allocated before it are never reported. See
-/// ``LeakCheckScope`` for how objects are attributed when checks run in parallel, and for the
+/// `LeakCheckScope` for how objects are attributed when checks run in parallel, and for the
 /// confirmation pass.
 ///
 /// - Parameters:
 ///   - options: `.ignoring(types:)`, `.ignoring(fingerprints:)`, `.settle(_:)`, `.frames(_:)`.
+///   - fileID: The caller's file ID, for the failure's location (a default argument).
+///   - filePath: The caller's file path, for the failure's location (a default argument).
+///   - line: The caller's line, for the failure's location (a default argument).
+///   - column: The caller's column, for the failure's location (a default argument).
 ///   - body: The code under test. Locals it creates are gone when it returns.
 /// - Throws: What `body` throws (nothing is checked then); a failure to start recording is
 ///   reported as a test failure, not thrown.

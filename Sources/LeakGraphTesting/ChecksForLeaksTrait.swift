@@ -14,7 +14,7 @@ import Testing
 ///
 /// On a suite it applies to every test in it, nested suites included; each test (each case of a
 /// parameterized test) gets its own scope, carried in a task-local value, so tests running in
-/// parallel are checked apart (see ``LeakGraph/LeakCheckScope`` for what is guaranteed).
+/// parallel are checked apart (see `LeakGraph/LeakCheckScope` for what is guaranteed).
 public struct ChecksForLeaksTrait: TestTrait, SuiteTrait, TestScoping {
     /// The options of each check.
     public var options: LeakCheckOptions

@@ -19,7 +19,10 @@ extension Leakgraph {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render a saved JSON leak report again, offline.",
-            usage: "leakgraph report <report.json> [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>]",
+            usage: """
+                leakgraph report <report.json> [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
+                [--baseline <file>] [--write-baseline <file>]
+                """,
             discussion: """
                 Reads a report written by `leakgraph run --json` and renders it without running the program \
                 again. With no output option the text summary goes to standard output. --json writes the \
@@ -41,11 +44,15 @@ extension Leakgraph {
         /// Where the report goes (`--json`, `--text`, `--dot`, `--svg`, `--html`).
         @OptionGroup var outputs: OutputOptions
 
+        /// The accepted leaks (`--baseline`, `--write-baseline`).
+        @OptionGroup var baselineOptions: BaselineOptions
+
         /// Reads the report and writes what the options ask for.
         /// - Throws: ``ToolError`` (exit status 2) when the report cannot be read or an output not written.
         func run() throws {
             try outputs.checkWritable()
-            let report = try Report.read(reportPath)
+            let baseline = try baselineOptions.load()
+            let report = try baselineOptions.apply(to: Report.read(reportPath), baseline: baseline)
             guard outputs.writesFiles else {
                 FileHandle.standardOutput.write(Data(TextReport.render(report).utf8))
                 return

@@ -12,7 +12,8 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
+                [--frames <n>] [--live-histogram] [--why <type>…] [--baseline <file>] [--write-baseline <file>] \
+                [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
                 -- <executable> [<argument> ...]
                 """,
             discussion: """
@@ -30,8 +31,12 @@ extension Leakgraph {
                 overview and each cycle its own file, PATH with -cycle-N before the extension \
                 (ring.svg → ring-cycle-1.svg, …). The HTML report is one self-contained file.
 
+                --baseline accepts the leaks a baseline file lists (by fingerprint, type or creation \
+                site): they stay in the report, marked suppressed, and do not fail the run. \
+                --write-baseline writes one accepting this run's leaks (docs/baselines.md).
+
                 Exit status: 1 when leaks were found (other than known leaks of libraries such as \
-                XCTest's own, which are reported but do not fail the run); 2 for a usage or tool error (missing executable, \
+                XCTest's own and leaks a baseline accepts, which are reported but do not fail the run); 2 for a usage or tool error (missing executable, \
                 statically linked Swift runtime, a program that crashed before the check, …); otherwise \
                 the program's own exit status.
                 """
@@ -61,6 +66,12 @@ extension Leakgraph {
 
         /// Checks while the program runs (`--every`, `--report-dir`, `--check-signal`).
         @OptionGroup var monitor: MonitorOptions
+
+        /// Types whose live objects the report explains (`--why`).
+        @OptionGroup var why: WhyOptions
+
+        /// The accepted leaks (`--baseline`, `--write-baseline`).
+        @OptionGroup var baselineOptions: BaselineOptions
 
         /// The program and its arguments, passed to it exactly.
         @Argument(
@@ -95,15 +106,19 @@ extension Leakgraph {
             try RuntimeLinkageCheck.check(executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
+            let baseline = try baselineOptions.load()
 
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
             let check = try Run.check(
                 executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                environment: environment.merging(try monitor.environment()) { _, monitor in monitor },
-                rendering: ChildRendering(for: outputs), liveTypes: liveHistogram, in: workspace)
-            try Run.publish(check, to: outputs)
-            throw ExitCode(Run.exitStatus(for: check.synopsis))
+                environment: environment.merging(try monitor.environment()) { _, monitor in monitor }
+                    .merging(why.environment) { _, why in why },
+                rendering: baselineOptions.isEmpty ? ChildRendering(for: outputs) : ChildRendering(),
+                liveTypes: liveHistogram, in: workspace)
+            let judged = try baselineOptions.apply(to: check, baseline: baseline)
+            try Run.publish(judged, to: outputs)
+            throw ExitCode(Run.exitStatus(for: judged.synopsis))
         }
 
         /// Runs `executable` (`command[0]` is the name it is given, the rest its arguments) with the
@@ -169,8 +184,8 @@ extension Leakgraph {
             return .decoded(report)
         }
 
-        /// 1 when leaks were found outside known library leaks (see `KnownLibraryLeaks`), else the
-        /// program's own status.
+        /// 1 when leaks were found outside known library leaks and leaks a baseline accepts
+        /// (`LeakReport.newLeakedObjects`), else the program's own status.
         static func exitStatus(for synopsis: ReportSynopsis) -> Int32 {
             synopsis.leakedObjectsOutsideLibraries > 0 ? 1 : Int32(truncatingIfNeeded: synopsis.program.exitStatus)
         }

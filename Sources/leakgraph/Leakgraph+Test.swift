@@ -11,7 +11,8 @@ extension Leakgraph {
             abstract: "Build a package's tests, run its XCTest and Swift Testing tests with leak tracking, and report.",
             usage: """
                 leakgraph test [--package-path <path>] [--scratch-path <path>] [--json <path>] [--text <path>] \
-                [--dot <path>] [--svg <path>] [--html <path>] [--frames <n>] [-- <swift build argument> ...]
+                [--dot <path>] [--svg <path>] [--html <path>] [--frames <n>] [--baseline <file>] [--write-baseline <file>] \
+                [-- <swift build argument> ...]
                 """,
             discussion: """
                 Builds the tests with `swift build --build-tests` (in the package's own .build unless \
@@ -51,6 +52,9 @@ extension Leakgraph {
         @Option(help: Run.framesHelp)
         var frames: Int = Run.defaultFrames
 
+        /// The accepted leaks (`--baseline`, `--write-baseline`).
+        @OptionGroup var baselineOptions: BaselineOptions
+
         /// Arguments for `swift build`, after `--`.
         @Argument(
             parsing: .postTerminator,
@@ -70,6 +74,7 @@ extension Leakgraph {
             let environment = currentEnvironment()
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
+            let baseline = try baselineOptions.load()
             let package = try PackageTestBuild(
                 packagePath: packagePath, scratchPath: scratchPath, extraArguments: buildArguments)
             let bundle = try package.build(environment: environment)
@@ -103,7 +108,7 @@ extension Leakgraph {
             let failed = runs.filter { $0.report.program.exitStatus != 0 }
             let program = LeakReport.Program(
                 path: bundle, arguments: [], exitStatus: failed.first?.report.program.exitStatus ?? 0)
-            let report = LeakReport(combining: runs, program: program)
+            let report = try baselineOptions.apply(to: LeakReport(combining: runs, program: program), baseline: baseline)
             try Run.publish(.decoded(report), to: outputs)
             for run in failed {
                 printError("leakgraph: the \(run.name) tests failed (exit status \(run.report.program.exitStatus))")

@@ -35,7 +35,7 @@ enum ReportOutput {
         let objects = summary.leakedObjects == 1 ? "object" : "objects"
         let cycles = summary.rootCycles == 1 ? "root cycle" : "root cycles"
         let library = summary.leakedObjects - synopsis.leakedObjectsOutsideLibraries
-        let libraryNote = library > 0 ? " (\(library) of them in known library leaks)" : ""
+        let libraryNote = library > 0 ? " (\(library) of them in known library leaks or accepted by the baseline)" : ""
         return "leakgraph: \(summary.leakedObjects) leaked \(objects) (\(summary.leakedBytes) bytes) in "
             + "\(summary.rootCycles) \(cycles)\(libraryNote); summary written to \(textPath)"
     }

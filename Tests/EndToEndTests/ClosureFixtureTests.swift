@@ -122,6 +122,35 @@ struct ClosureFixtureTests {
             ])
     }
 
+    @Test("generic contexts with six generic parameters and with a parameter of the enclosing generic class (depth 1)", arguments: Optimization.allCases)
+    func manyGenericArguments(_ optimization: Optimization) async throws {
+        let report = try await checkKindFixture(
+            "ManyGenericArguments", optimization,
+            leaking: LeakExpectation([
+                CycleShape(
+                    members: ["Fixture.Hub", "(arrayStorage)", "(closureContext)"],
+                    holds: ["Fixture.Token", "Fixture.Token", "Fixture.Token", "(arrayStorage)"]),
+                CycleShape(
+                    members: ["Fixture.Pipeline<Fixture.Token>", "(arrayStorage)", "(closureContext)"],
+                    holds: ["Fixture.Token", "Fixture.Token"]),
+            ]),
+            edges: [
+                "Fixture.Hub —handlers→ (arrayStorage)",
+                "(arrayStorage) —[0] (closure)→ (closureContext)",
+                "(closureContext) —capture[0]→ Fixture.Hub",
+                "(closureContext) —capture[1]→ Fixture.Token",
+                "(closureContext) —capture[4]→ Fixture.Token",
+                "(closureContext) —capture[6]→ (arrayStorage)",
+                "(arrayStorage) —[0]→ Fixture.Token",
+                "Fixture.Pipeline<Fixture.Token> —stages→ (arrayStorage)",
+                "(arrayStorage) —[0] (closure)→ (closureContext)",
+                "(closureContext) —capture[0]→ Fixture.Pipeline<Fixture.Token>",
+                "(closureContext) —capture[1]→ Fixture.Token",
+                "Fixture.Pipeline<Fixture.Token> —input→ Fixture.Token",
+            ])
+        #expect(report?.diagnostics.isEmpty == true, "every generic context is read: \(report?.diagnostics ?? [])")
+    }
+
     @Test("generic captures: a generic method's closure capturing a T and self", arguments: Optimization.allCases)
     func generic(_ optimization: Optimization) async throws {
         try await checkKindFixture(

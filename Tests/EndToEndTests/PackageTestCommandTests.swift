@@ -99,4 +99,28 @@ struct PackageTestCommandTests {
         #expect(run.cyclesByRun == ["XCTest: XCTest.XCTestSuite, XCTest.XCTestSuiteRun [library]"])
         #expect(run.result.standardError.contains("Test run with"))
     }
+
+    @Test("baselines: written from the leaking sample they accept both runs' cycles (exit 0); a type pattern accepts one")
+    func baselines() async throws {
+        let scratch = try Self.sampleScratch.get()
+        let file = try Scratch.directory("package-baseline").appendingPathComponent("leakgraph.baseline")
+        let writing = try await LeakgraphTest.run(package: Self.sample, scratch: scratch, options: ["--write-baseline", file.path])
+        #expect(writing.result.status == 0, "\(writing.result.summary)")
+        let baseline = try Baseline.parse(String(contentsOf: file, encoding: .utf8), source: file.path)
+        #expect(baseline.entries.count == 2, "one fingerprint per user cycle, none for XCTest's own: \(baseline.text)")
+
+        let accepted = try await LeakgraphTest.run(package: Self.sample, scratch: scratch, options: ["--baseline", file.path])
+        #expect(accepted.result.status == 0, "\(accepted.result.summary)")
+        let report = try #require(accepted.report)
+        #expect(report.cycles.map { $0.knownLibraryLeak != nil || $0.suppressed != nil } == report.cycles.map { _ in true })
+        #expect(report.suppressedCycles.count == 2 && report.newLeakedObjects == 0)
+
+        let pattern = try Scratch.directory("package-baseline").appendingPathComponent("rooms.baseline")
+        try Data("version: 1\ntype: Chat.Room  # rooms are kept for the whole test run\n".utf8).write(to: pattern)
+        let partly = try await LeakgraphTest.run(package: Self.sample, scratch: scratch, options: ["--baseline", pattern.path])
+        #expect(partly.result.status == 1, "MessageHandler ⇄ Connection is still new: \(partly.result.summary)")
+        let partlyReport = try #require(partly.report)
+        #expect(partlyReport.suppressedCycles.map { $0.run } == ["XCTest"])
+        #expect(partly.result.standardError.contains("1 new leak, 1 suppressed by the baseline (root cycles)."))
+    }
 }

@@ -2,8 +2,9 @@ import Foundation
 import LeakGraphReport
 import Testing
 
-// Samples/SessionServer, a request loop over a session cache whose /export route leaks, built as the
-// standalone package it is and run under `leakgraph run --every`.
+// Samples/SessionServer, a request loop over a session cache whose /export route leaks, built once per
+// test process as the standalone package it is (it depends on LeakGraph by path and on swift-prometheus)
+// and run under `leakgraph run --every`: from the outside, and serving its checks at /metrics.
 
 @Suite("Samples/SessionServer under leakgraph run --every", .timeLimit(.minutes(10)))
 struct SessionServerSampleTests {
@@ -16,18 +17,25 @@ struct SessionServerSampleTests {
         Set(report.cycles.map { cycle in cycle.members.map { report.leaks[$0].type }.sorted() })
     }
 
-    @Test("the leak is reported once while the program runs: on standard error, in the report folder; on the check signal; with SIGTERM")
-    func monitored() async throws {
+    /// The sample's executable, built (debug) once into this process's scratch directory for every
+    /// test of the suite.
+    static let program = Task<String, any Error> {
         let package = FixtureBuilds.fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Samples/SessionServer")
         let scratch = try Scratch.directory("session-server")
+        defer { removeBuildLocks(of: scratch) }
+        let arguments = ["swift", "build", "--package-path", package.path, "--scratch-path", scratch.path]
         let build = try await runProcess(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            arguments: ["swift", "build", "--package-path", package.path, "--scratch-path", scratch.path],
-            environment: cleanEnvironment())
-        removeBuildLocks(of: scratch)
-        try #require(build.status == 0, "the sample does not build: \(build.summary)")
-        let program = scratch.appendingPathComponent("debug/SessionServer").path
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, environment: cleanEnvironment())
+        guard build.status == 0, !build.signaled else {
+            throw FixtureBuilds.CompileError(description: "the sample does not build: \(build.summary)")
+        }
+        return scratch.appendingPathComponent("debug/SessionServer").path
+    }
+
+    @Test("the leak is reported once while the program runs: on standard error, in the report folder; on the check signal; with SIGTERM")
+    func monitored() async throws {
+        let program = try await Self.program.value
 
         // Periodic checks: one report in the folder, one log message, for the many ExportJob cycles
         // (one fingerprint); the check at exit reports them too.
@@ -65,9 +73,84 @@ struct SessionServerSampleTests {
         #expect(terminated.toolMessages.contains { $0.contains("SIGTERM") }, "\(terminated.result.summary)")
         #expect(try monitorReports(in: terminatedFolder).count == 1, "\(terminated.result.summary)")
 
-        for folder in [scratch, periodicFolder, signalFolder, terminatedFolder] {
+        for folder in [periodicFolder, signalFolder, terminatedFolder] {
             try? FileManager.default.removeItem(at: folder)
         }
+    }
+
+    @Test("under --every the leak is in the report folder and in the Prometheus text the sample serves at /metrics")
+    func prometheus() async throws {
+        let program = try await Self.program.value
+        let folder = try Scratch.directory("session-server-prometheus")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let portFile = folder.appendingPathComponent("port")
+        let reportFolder = folder.appendingPathComponent("reports")
+        // The sample serves requests for 8 s (room for slow scrapes on a busy machine); the preloaded
+        // monitor checks every 200 ms into the folder, and each scrape of /metrics runs one check of
+        // the sample's own LeakMonitor.
+        async let running = LeakgraphRun.run(
+            program, ["--seconds", "8", "--metrics-port", "0", "--port-file", portFile.path],
+            options: ["--every", "200ms", "--report-dir", reportFolder.path])
+        let port = try await waitForPort(in: portFile)
+        // Some /export requests (every 40th, one request a millisecond) have leaked by now.
+        try await Task.sleep(for: .milliseconds(500))
+        let first = try httpGet(port: port, path: "/metrics")
+        let second = try httpGet(port: port, path: "/metrics")
+        let other = try httpGet(port: port, path: "/sessions")
+        let run = try await running
+
+        #expect(first.status == 200, "\(first)")
+        #expect(first.body.contains("# TYPE leakgraph_leaked_objects gauge\n"), "\(first.body)")
+        #expect(first.body.contains("# TYPE leakgraph_checks_total counter\n"), "\(first.body)")
+        let metrics = prometheusSamples(first.body)
+        #expect((metrics["leakgraph_leaked_objects"] ?? 0) > 0, "\(first.body)")
+        #expect((metrics["leakgraph_leaked_bytes"] ?? 0) > 0, "\(first.body)")
+        #expect((metrics["leakgraph_live_objects"] ?? 0) > 0, "\(first.body)")
+        #expect((metrics["leakgraph_check_duration_seconds"] ?? 0) > 0, "\(first.body)")
+        #expect(metrics["leakgraph_checks_total"] == 1, "one check per scrape: \(first.body)")
+        #expect(metrics["leakgraph_checks_skipped_total"] == 0, "\(first.body)")
+        // The leak grows while the program runs: the next scrape's check finds at least as many.
+        let later = prometheusSamples(second.body)
+        #expect(later["leakgraph_checks_total"] == 2, "\(second.body)")
+        #expect((later["leakgraph_leaked_objects"] ?? 0) >= (metrics["leakgraph_leaked_objects"] ?? .infinity), "\(second.body)")
+        #expect(other.status == 404)
+
+        #expect(run.result.status == 1, "\(run.result.summary)")
+        #expect(run.result.standardOutput.contains("metrics at http://127.0.0.1:\(port)/metrics"), "\(run.result.summary)")
+        let reports = try monitorReports(in: reportFolder)
+        #expect(reports.count == 1, "reported once: \(reports.count) reports — \(run.result.summary)")
+        if let report = reports.first {
+            expectConsistent(report)
+            #expect(memberTypes(report) == Self.exportCycle)
+        }
+    }
+
+    /// The port the sample wrote to `file` once it listened (waits up to two minutes: the run may wait
+    /// for a process slot).
+    func waitForPort(in file: URL) async throws -> UInt16 {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(120)
+        while clock.now < deadline {
+            if let text = try? String(contentsOf: file, encoding: .utf8),
+                let port = UInt16(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return port
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw HTTPGetError(description: "no port in \(file.path) after two minutes")
+    }
+
+    /// The samples of a Prometheus text exposition without labels: metric name → value.
+    func prometheusSamples(_ text: String) -> [String: Double] {
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let value = Double(parts[1]) {
+                samples[String(parts[0])] = value
+            }
+        }
+        return samples
     }
 
     @Test("--every and --check-signal take durations and signals; --report-dir needs --every")

@@ -19,6 +19,7 @@ struct JSONWriterTests {
         ("every path step and optional, version 1", WriterFixtures.version1(WriterFixtures.everything)),
         ("escapes and non-ASCII", WriterFixtures.escapes),
         ("escapes and non-ASCII, version 1", WriterFixtures.version1(WriterFixtures.escapes)),
+        ("retainer chains (--why)", WriterFixtures.withRetainers),
     ]
 
     /// The names of ``reports``: the test arguments.
@@ -155,6 +156,27 @@ enum WriterFixtures {
 
     /// Leaks with and without `cycle`, `proof` and backtraces; frames with and without `file` and
     /// `line`; cycles with every optional field set, none set, and empty held cycles; every path step.
+    /// The clean fixture with a `why` answer: a chain with every optional field, one with none, and a
+    /// type with no live object.
+    static var withRetainers: LeakReport {
+        var report = ReportFixtures.cleanReport
+        let chain = RetainerChain(
+            links: [
+                RetainerChain.Link(type: "App.Hub", address: "0x1000", retainCount: 1),
+                RetainerChain.Link(type: "App.View", address: "0x2000", retainCount: 2, label: "observers[0] \"é\""),
+            ],
+            holder: RetainerChain.Holder(kind: .global, name: "static App.Hub.shared : App.Hub", location: "App", address: "0x55"),
+            unexplainedRetains: 1)
+        let bare = RetainerChain(
+            links: [RetainerChain.Link(type: "App.View", address: "0x3000", retainCount: 1)],
+            holder: RetainerChain.Holder(kind: .unknown), unexplainedRetains: 2)
+        report.why = [
+            RetainerQuery(type: "View", matched: 3, leaked: 1, chains: [chain, bare]),
+            RetainerQuery(type: "Gone", matched: 0, leaked: 0, chains: []),
+        ]
+        return report
+    }
+
     static var everything: LeakReport {
         let site = [
             LeakReport.Frame(function: "App.make() -> App.Node", file: "/src/App/main.swift", line: 7),
@@ -197,10 +219,13 @@ enum WriterFixtures {
                         .init(from: 1, to: 0, label: "back", reason: "r", hint: "h"),
                     ],
                     knownLibraryLeak: "XCTest: the test case holds its own run"),
-                .init(id: 1, members: [2, 3], holds: [0], heldCycles: []),
+                .init(
+                    id: 1, members: [2, 3], holds: [0], heldCycles: [], kind: LeakReport.Cycle.orphanKind,
+                    suppressed: .init(baseline: "ci/leakgraph.baseline", entry: "type: App.*", line: 4, reason: "accepted")),
                 .init(
                     id: 2, members: [], holds: [],
-                    suspect: .init(from: 2, to: 3, label: "state (.connected).conn", reason: "r", hint: "h")),
+                    suspect: .init(from: 2, to: 3, label: "state (.connected).conn", reason: "r", hint: "h"),
+                    suppressed: .init(baseline: "b", entry: "fingerprint: 0123456789abcdef")),
             ],
             diagnostics: [
                 WalkDiagnostic(typeName: "Foundation.NSCache", reason: "layout not read yet", objectCount: 2),
@@ -226,6 +251,7 @@ enum WriterFixtures {
         report.references.append(.init(from: 0, to: 1, path: [.property(hard), .dictionaryValue(DictionaryKey(kind: .string, text: hard))], ownership: .strong))
         report.cycles[0].fingerprint = hard
         report.cycles[0].knownLibraryLeak = "\u{1B}[31mred\u{1B}[0m"
+        report.cycles[1].suppressed?.reason = hard
         report.cycles[0].suspect?.reason = "line one\nline two\r\n"
         report.cycles[0].suspect?.hint = "tab\there, bell \u{7} form \u{C} back \u{8}"
         report.diagnostics[1] = WalkDiagnostic(typeName: "Ω≈ç√", reason: hard, objectCount: -7)

@@ -42,6 +42,26 @@ struct AssertNoLeaksTests {
         #expect(path.contains("/.build/leakgraph-reports/AssertNoLeaksTests."))
     }
 
+    @Test("with .scanningForOrphans a dropped Unmanaged.passRetained is reported as an orphan; balanced, or without the option, nothing is")
+    func orphanScanOption() throws {
+        // The scan is conservative: a stale copy of the address somewhere in this process (a register
+        // spilled by a parallel test, a buffer of another test's check) keeps the object held — a
+        // missed orphan, never a false one — so a few fresh attempts are allowed.
+        var found: LeakReport?
+        for _ in 0 ..< 5 where found == nil {
+            let (_, report) = try LeakChecker.checkingLeaks(.scanningForOrphans) { makeOrphanedToken(balanced: false) }
+            if report.cycles.contains(where: { $0.isOrphan }) { found = report }
+        }
+        let report = try #require(found, "no orphan found in 5 attempts")
+        #expect(report.cycles.count == 1)
+        #expect(report.leaks.map(\.type).sorted() == ["LeakGraphTestingTests.OrphanedToken", "Swift._ContiguousArrayStorage<Swift.Int>"])
+        #expect(report.leaks.first { $0.type.hasSuffix("OrphanedToken") }?.retainCount == 1)
+        let (_, balanced) = try LeakChecker.checkingLeaks(.scanningForOrphans) { makeOrphanedToken(balanced: true) }
+        #expect(balanced.cycles.isEmpty)
+        let (_, unscanned) = try LeakChecker.checkingLeaks { makeOrphanedToken(balanced: false) }
+        #expect(unscanned.cycles.isEmpty, "without the option no thread is stopped and no orphan reported")
+    }
+
     @Test("a fixed body passes and the body's value is returned")
     func fixedBodyPasses() {
         let value = assertNoLeaks {

@@ -75,3 +75,16 @@ func makeEarlyLeak() {
     let early = EarlyLeak()
     early.me = early
 }
+
+/// An object retained once more through `Unmanaged` whose pointer is then dropped: an orphan.
+final class OrphanedToken {
+    var payload = [1, 2, 3]
+}
+
+@inline(never)
+func makeOrphanedToken(balanced: Bool) {
+    let retained = Unmanaged.passRetained(OrphanedToken())
+    if balanced {
+        retained.release()
+    }
+}

@@ -1,5 +1,5 @@
 import Foundation
-import LeakGraph
+@testable import LeakGraph
 import Synchronization
 import Testing
 
@@ -125,5 +125,44 @@ struct LeakMonitorTests {
         let inner = try #require(nested.withLock { $0 })
         #expect(inner.isSkipped)
         #expect(monitor.statistics.checksSkipped == 1)
+    }
+}
+
+private final class CachedOwner { var helper: CachedHelper? }
+private final class CachedHelper { var owner: CachedOwner? }
+
+@inline(never)
+private func leakCachedPair() {
+    let owner = CachedOwner()
+    owner.helper = CachedHelper()
+    owner.helper?.owner = owner
+}
+
+/// Periodic checks symbolize each creation stack once: the confirmation walk and later checks take
+/// it from the monitor's cache.
+@Suite("LeakMonitor symbolization cache", .serialized)
+struct LeakMonitorSymbolizationTests {
+    @Test("a leaked object's creation stack is symbolized once over three checks, and every report still shows it")
+    func stacksSymbolizedOnce() throws {
+        try LeakChecker.startRecording()
+        let calls = Mutex<[UInt32: Int]>([:])
+        let monitor = LeakMonitor(
+            LeakMonitorConfiguration(confirmationDelay: .milliseconds(5), logger: CollectedLog().logger), onNewLeaks: nil
+        ) { stackID, symbolizer, executable in
+            calls.withLock { $0[stackID, default: 0] += 1 }
+            return LeakChecker.resolveStack(stackID, with: symbolizer, executablePath: executable)
+        }
+        leakCachedPair()
+        let checks = (0..<3).map { _ in monitor.checkNow() }
+        // Each check walks twice (check and confirmation): six reports built, each stack resolved once.
+        let resolved = calls.withLock { $0 }
+        #expect(!resolved.isEmpty)
+        #expect(resolved.filter { $0.value > 1 }.isEmpty, "resolved more than once: \(resolved.filter { $0.value > 1 })")
+        #expect(monitor.symbolizedStacks.statistics.hits > 0)
+        for check in checks {
+            let report = check.leaks
+            let owner = report.leaks.first { $0.type.hasSuffix("CachedOwner") }
+            #expect(owner?.backtrace.contains { $0.function.contains("leakCachedPair") } == true, "\(owner?.backtrace ?? [])")
+        }
     }
 }

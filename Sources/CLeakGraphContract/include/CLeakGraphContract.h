@@ -31,6 +31,10 @@ extern "C" {
 /// `1`: the check at exit also counts every live object by type into the report's `liveTypes`
 /// (`leakgraph run --live-histogram`). Absent or anything else: it does not.
 #define LG_ENV_LIVE_TYPES "LEAKGRAPH_LIVE_TYPES"
+/// Comma-separated type names (full, `App.Cache`, or without the module, `Cache`): the check at exit
+/// also says why the live objects of each are alive, into the report's `why` (`leakgraph run --why
+/// TYPE`). Absent or empty: it does not. At most 1,023 bytes.
+#define LG_ENV_WHY "LEAKGRAPH_WHY"
 
 /// Milliseconds between the periodic leak checks of the monitor that `leakgraph run --every` asks
 /// for: a decimal integer in 1...LG_MONITOR_INTERVAL_LIMIT. Absent or invalid: no monitor, only the

@@ -25,7 +25,9 @@ unsigned lg_call_get_enum_tag(const void *witness, const void *value, const void
 /// callers pass a private byte copy, never the object's own memory.
 void lg_call_destructive_project(const void *witness, void *value, const void *metadata);
 
-/// Resolves a mangled type name to metadata (`swift_getTypeByMangledNameInContext`), or NULL.
+/// Resolves a mangled type name to metadata (`swift_getTypeByMangledNameInContext`), or NULL. A
+/// `context` whose low bit is set is a generic environment's address plus 1, resolved with
+/// `swift_getTypeByMangledNameInEnvironment` (generic closure contexts).
 const void *lg_type_by_mangled_name(const char *name, size_t length, const void *context,
                                     const void *const *generic_arguments);
 

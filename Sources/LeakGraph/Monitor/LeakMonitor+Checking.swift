@@ -4,7 +4,9 @@ import LeakGraphReport
 
 extension LeakMonitor {
     /// One check: walk, and when there are candidates wait, walk again and keep the confirmed cycles;
-    /// then the ones no earlier check reported. Records it in the state; reports nothing.
+    /// then the ones no earlier check reported. Records it in the state; reports nothing. Creation
+    /// stacks are symbolized once over the monitor's life (``symbolizedStacks``): the confirmation
+    /// walk and later checks take them from the cache.
     func runCheck() -> LeakMonitorCheck {
         let date = Date()
         guard Recorder.isInstalled else {
@@ -13,13 +15,16 @@ extension LeakMonitor {
         let clock = ContinuousClock()
         let start = clock.now
         let program = configuration.program ?? Self.runningProgram()
-        let first = LeakChecker.measuredCheck(program: program)
+        let first = LeakChecker.measuredCheck(
+            program: program, orphanScan: configuration.options.scansForOrphans, stacks: symbolizedStacks, resolve: resolveStack)
         var pauses = [first.pause]
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
         if !leaks.cycles.isEmpty {
             Thread.sleep(forTimeInterval: configuration.confirmationDelay.seconds)
-            let second = LeakChecker.measuredCheck(program: program)
+            let second = LeakChecker.measuredCheck(
+                program: program, orphanScan: configuration.options.scansForOrphans, knownOrphans: first.report.orphanAddresses,
+                stacks: symbolizedStacks, resolve: resolveStack)
             pauses.append(second.pause)
             leaks = leaks.confirmed(by: second.report)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import LeakGraphRecording
 import LeakGraphReport
+import LeakGraphSymbolication
 import Synchronization
 
 /// Periodic leak checks in a running process: every ``LeakMonitorConfiguration/interval`` on a
@@ -14,7 +15,7 @@ import Synchronization
 ///
 /// A leak is reported only with proof, twice: a check finds it leaked, and a confirmation check
 /// finds the same objects leaked with the same references and retain counts
-/// (``LeakReport/confirmed(by:)``). Each root cycle is reported once, by fingerprint, with the time
+/// (`LeakReport/confirmed(by:)`). Each root cycle is reported once, by fingerprint, with the time
 /// of the check that first found it. New leaks go to the callback given to ``init(_:onNewLeaks:)``,
 /// to the logger (one message per new root cycle, with its leak trace) and, as JSON reports, to
 /// ``LeakMonitorConfiguration/reportDirectory`` (the last ``LeakMonitorConfiguration/keptReports``
@@ -31,6 +32,10 @@ public final class LeakMonitor: Sendable {
     let state = Mutex(State())
     /// Held for the length of a check: checks run one at a time.
     let checking = Mutex(())
+    /// Creation stacks symbolized by earlier checks (``LeakMonitorConfiguration/symbolizedStacksKept``).
+    let symbolizedStacks: SymbolizedStackCache
+    /// How a stack missing from ``symbolizedStacks`` is symbolized (tests count the calls).
+    let resolveStack: LeakChecker.StackResolver
 
     /// The mutable state of a monitor.
     struct State {
@@ -52,12 +57,22 @@ public final class LeakMonitor: Sendable {
     ///   - configuration: how often to check and where to report.
     ///   - onNewLeaks: called, on the checking thread, after each check that found root cycles no
     ///     earlier check reported (``LeakMonitorCheck/newLeaks``).
-    public init(
+    public convenience init(
         _ configuration: LeakMonitorConfiguration = LeakMonitorConfiguration(),
         onNewLeaks: (@Sendable (LeakMonitorCheck) -> Void)? = nil
     ) {
+        self.init(configuration, onNewLeaks: onNewLeaks, resolveStack: LeakChecker.resolveStack(_:with:executablePath:))
+    }
+
+    /// A monitor that symbolizes each creation stack missing from its cache with `resolveStack`.
+    init(
+        _ configuration: LeakMonitorConfiguration, onNewLeaks: (@Sendable (LeakMonitorCheck) -> Void)?,
+        resolveStack: @escaping LeakChecker.StackResolver
+    ) {
         self.configuration = configuration
         self.onNewLeaks = onNewLeaks
+        self.symbolizedStacks = SymbolizedStackCache(capacity: configuration.symbolizedStacksKept)
+        self.resolveStack = resolveStack
     }
 
     /// Calls `observer`, on the checking thread, after every check, skipped ones included (metrics
@@ -69,7 +84,7 @@ public final class LeakMonitor: Sendable {
     /// Starts recording if it is not running, and the thread that checks every
     /// ``LeakMonitorConfiguration/interval``. Idempotent while running.
     ///
-    /// - Throws: ``RecorderError`` when the hook cannot be installed on this runtime.
+    /// - Throws: `RecorderError` when the hook cannot be installed on this runtime.
     public func start() throws(RecorderError) {
         if !Recorder.isInstalled {
             try Recorder.install(maxFrames: configuration.options.maxFrames ?? Recorder.defaultMaxFrames)
@@ -140,7 +155,7 @@ public final class LeakMonitor: Sendable {
         }
     }
 
-    /// When the root cycle with `fingerprint` (see ``key(of:)``) was first found, or `nil` if never.
+    /// When the root cycle with `fingerprint` (see ``key(of:in:)``) was first found, or `nil` if never.
     public func firstSeen(_ fingerprint: String) -> Date? {
         state.withLock { $0.firstSeen[fingerprint] }
     }

@@ -10,14 +10,14 @@ public struct LeakMonitorCheck: Sendable {
     /// Why the check did not run, or `nil` when it ran.
     public var skipReason: String?
     /// The confirmed leaks: root cycles found leaked by a check and, unchanged, by its confirmation
-    /// check (``LeakReport/confirmed(by:)``), less the ignored ones; those reported by earlier checks
+    /// check (`LeakReport/confirmed(by:)`), less the ignored ones; those reported by earlier checks
     /// included. Empty when skipped.
     public var leaks: LeakReport
     /// The confirmed root cycles no earlier check of this monitor reported (by fingerprint), with what
     /// they hold — and any confirmed cycle with a reference into one of them, which the proof needs.
     /// ``newFingerprints`` names the new ones.
     public var newLeaks: LeakReport
-    /// The fingerprints (see ``LeakMonitor/key(of:)``) of the root cycles first seen by this check.
+    /// The fingerprints (see ``LeakMonitor/key(of:in:)``) of the root cycles first seen by this check.
     public var newFingerprints: [String]
     /// Root cycles the first walk found that the confirmation check did not confirm (objects caught
     /// while another thread was changing them, or released meanwhile): never reported.

@@ -5,7 +5,7 @@ public struct LeakMonitorConfiguration: Sendable {
     /// The time between the end of one check and the start of the next periodic one.
     public var interval: Duration
     /// The wait between a check that found candidates and the confirmation check (see
-    /// ``LeakReport/confirmed(by:)``). Objects released asynchronously settle meanwhile.
+    /// `LeakReport/confirmed(by:)`). Objects released asynchronously settle meanwhile.
     public var confirmationDelay: Duration
     /// Where each check that found new leaks writes its JSON report (`leakgraph-<time>-<check>.json`);
     /// `nil` writes none. The folder is created when missing.
@@ -19,13 +19,17 @@ public struct LeakMonitorConfiguration: Sendable {
     public var options: LeakCheckOptions
     /// The program named in the reports (by default the running executable and its arguments).
     public var program: LeakReport.Program?
+    /// How many symbolized creation stacks the monitor keeps between checks (at least 1): a stack
+    /// symbolized by one check is not symbolized again by the next while it is kept; past this
+    /// number, those used longest ago are dropped.
+    public var symbolizedStacksKept: Int
 
     /// Creates a configuration.
     public init(
         interval: Duration = .seconds(10), confirmationDelay: Duration = .milliseconds(100),
         reportDirectory: String? = nil, keptReports: Int = 20,
         logger: Logger = Logger(label: "LeakGraph.monitor"), options: LeakCheckOptions = LeakCheckOptions(),
-        program: LeakReport.Program? = nil
+        program: LeakReport.Program? = nil, symbolizedStacksKept: Int = 4096
     ) {
         self.interval = interval
         self.confirmationDelay = confirmationDelay
@@ -34,5 +38,6 @@ public struct LeakMonitorConfiguration: Sendable {
         self.logger = logger
         self.options = options
         self.program = program
+        self.symbolizedStacksKept = symbolizedStacksKept
     }
 }

@@ -53,6 +53,13 @@ public enum CycleFingerprint {
         hex(fnv1a64(canonicalText(of: edges).utf8))
     }
 
+    /// The fingerprint of an orphan's root group (``RootCycle/isOrphan``): ``header``, then the line
+    /// `orphan`, a tab and the orphan's type name, hashed as ``fingerprint(of:)`` hashes a cycle's lines.
+    /// It depends on the type alone, so it is stable across runs and differs from every cycle's.
+    public static func orphanFingerprint(typeName: String) -> String {
+        hex(fnv1a64((header + "\n" + "orphan\t" + typeName + "\n").utf8))
+    }
+
     /// The text that is hashed: ``header``, then the distinct edge lines in UTF-8 byte order, each line
     /// ending with a newline.
     public static func canonicalText(of edges: some Sequence<Edge>) -> String {

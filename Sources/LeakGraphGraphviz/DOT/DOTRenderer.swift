@@ -15,6 +15,8 @@ import LeakGraphReport
 ///   their ownership, and not used for ranking (they are never part of a cycle). The cycle's suspect
 ///   reference (``LeakReport/Cycle/suspect``, when the report has one) is red, thick and labelled
 ///   `⚠ suspect: label`, with the reason and the fix in its tooltip.
+/// - **Baselines**: a cycle a baseline accepts (``LeakReport/Cycle/suppressed``) is drawn as any other,
+///   its title saying `suppressed by the baseline: entry` in grey (the reason in the tooltip).
 /// - **Size**: a cycle with its held objects of up to ``Options/fullDetailLimit`` objects (60) is drawn
 ///   object by object. A larger one is collapsed: members by type (`Link × 100,000 (ring)` with a
 ///   self-edge `next ×100,000`), held objects by type (`Payload × 3,000`), separately per strongly
@@ -120,6 +122,9 @@ public enum DOTRenderer {
         if !held.isEmpty {
             label += DOTText.htmlEscaped(" · holds \(summary.heldText)")
         }
+        if value.isOrphan, let member = members.first {
+            label += DOTText.htmlEscaped(" · orphan: \(ReportNaming.orphanText(report.leaks[member]))")
+        }
         if builder.isCollapsed {
             label += DOTText.htmlEscaped(" · collapsed by type")
         }
@@ -135,6 +140,11 @@ public enum DOTRenderer {
         if let fingerprint = value.fingerprint {
             smallLines.append("fingerprint \(fingerprint)")
             tooltip.append("fingerprint \(fingerprint)")
+        }
+        if let suppressed = value.suppressed {
+            smallLines.append("suppressed by the baseline: \(suppressed.entry)")
+            tooltip.append("suppressed by the baseline \(suppressed.baseline): \(suppressed.entry)"
+                + (suppressed.reason.map { " — \($0)" } ?? ""))
         }
         for line in smallLines {
             label += "<BR/><FONT COLOR=\"\(GraphStyle.detailColor)\">"
@@ -168,6 +178,9 @@ public enum DOTRenderer {
             if let name = suspectName(index, value) {
                 text += "<BR/><FONT COLOR=\"\(GraphStyle.suspectColor)\">"
                     + DOTText.htmlEscaped("⚠ suspect: \(name)") + "</FONT>"
+            }
+            if value.suppressed != nil {
+                text += "<BR/><FONT COLOR=\"\(GraphStyle.detailColor)\">suppressed by the baseline</FONT>"
             }
             let cluster = builder.addCluster(
                 id: "cycle-\(cycle + 1)", label: "<B>Root cycle #\(cycle + 1)</B>" + text,

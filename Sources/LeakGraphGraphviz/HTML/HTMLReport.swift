@@ -122,6 +122,13 @@ private struct HTMLPage {
         if report.leaks.isEmpty {
             html.append("<p class=\"verdict good\">No leaks found.</p>")
         }
+        let suppressed = report.suppressedCycles.count
+        if suppressed > 0 {
+            let new = report.newCycles.count
+            html.append(
+                "<p class=\"verdict baseline\">\(e(ReportNaming.count(new, "new leak"))), "
+                    + "\(ReportNaming.grouped(suppressed)) suppressed by the baseline (root cycles).</p>")
+        }
     }
 
     func stat(_ value: Int, _ label: String, _ kind: String) -> String {
@@ -154,8 +161,9 @@ private struct HTMLPage {
             let suspect = value.suspect.map { suspect in
                 "<code>\(e(suspectName(value)))</code><br><span class=\"hint\">\(CodeSpans.html(suspect.hint))</span>"
             } ?? "<span class=\"muted\">—</span>"
+            let tag = value.suppressed == nil ? "" : " <span class=\"suppressed-tag\">suppressed</span>"
             html.append(
-                "<tr><td><a href=\"#cycle-\(cycle + 1)\">#\(cycle + 1)</a></td>"
+                "<tr\(value.suppressed == nil ? "" : " class=\"suppressed\"")><td><a href=\"#cycle-\(cycle + 1)\">#\(cycle + 1)</a>\(tag)</td>"
                     + "<td class=\"num\">\(ReportNaming.grouped(members.count))</td>"
                     + "<td class=\"num\">\(ReportNaming.grouped(held.count))</td>"
                     + "<td class=\"num\">\(ReportNaming.grouped(bytes))</td>"
@@ -200,12 +208,23 @@ private struct HTMLPage {
         let value = report.cycles[cycle]
         let (members, held) = parts(of: value)
         let summary = CycleSummary(index, members: members, held: held)
-        html.append("<section class=\"cycle\" id=\"cycle-\(cycle + 1)\">")
+        let kind = value.suppressed == nil ? "cycle" : "cycle suppressed"
+        html.append("<section class=\"\(kind)\" id=\"cycle-\(cycle + 1)\">")
         var subtitle = summary.memberText
         if !held.isEmpty {
             subtitle += " · holds \(summary.heldText)"
         }
+        if value.isOrphan, let member = members.first {
+            subtitle += " · orphan: \(ReportNaming.orphanText(report.leaks[member]))"
+        }
         html.append("<h2>Root cycle #\(cycle + 1) <small>\(e(subtitle))</small></h2>")
+        if let suppressed = value.suppressed {
+            let place = suppressed.line.map { "\(suppressed.baseline), line \($0)" } ?? suppressed.baseline
+            html.append(
+                "<p class=\"suppressed-note\">Suppressed by the baseline: <code>\(e(suppressed.entry))</code> "
+                    + "<span class=\"muted\">(\(e(place)))</span>"
+                    + (suppressed.reason.map { " — \(e($0))" } ?? "") + ". Reported, not failing the check.</p>")
+        }
         if let suspect = value.suspect {
             html.append("<div class=\"suspect\">")
             html.append("<p><b>⚠ Suspect: <code>\(e(suspectName(value)))</code></b> — \(CodeSpans.html(suspect.reason))</p>")

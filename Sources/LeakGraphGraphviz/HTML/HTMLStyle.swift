@@ -28,6 +28,14 @@ enum HTMLStyle {
         .stat.good b { color: #1a7f37; }
         .verdict.good { background: #dafbe1; border: 1px solid #4ac26b; border-radius: 10px; padding: 12px 16px;
           font-weight: 600; color: #1a7f37; }
+        .verdict.baseline { background: #f6f8fa; border: 1px solid var(--line); border-radius: 10px;
+          padding: 12px 16px; font-weight: 600; }
+        section.cycle.suppressed { opacity: .6; }
+        section.cycle.suppressed:hover { opacity: 1; }
+        .suppressed-note { margin: 0 0 12px; color: var(--muted); }
+        tr.suppressed td { color: var(--muted); }
+        table.cycles tr.suppressed td:first-child a { color: var(--muted); }
+        .suppressed-tag { background: var(--held); color: #444; font-size: 11px; border-radius: 8px; padding: 0 7px; }
         table { border-collapse: collapse; width: 100%; font-size: 14px; }
         th, td { text-align: left; vertical-align: top; padding: 7px 10px; border-bottom: 1px solid var(--line); }
         th { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }

@@ -183,11 +183,16 @@ final class ObjectPlans {
         var key = [UInt(bitPattern: plan.metadata)]
         for index in 0..<plan.bindingCount { key.append(bindings.word(at: index * 8)) }
         if let cached = genericCaptureCache[key] { return cached }
+        // The parameters' metadata in the environment's order (bindings may come in another).
+        let arguments = UnsafeMutablePointer<UInt>.allocate(capacity: plan.parameterCount)
+        defer { arguments.deallocate() }
+        for (parameter, binding) in plan.bindingOfParameter.enumerated() {
+            arguments[parameter] = bindings.word(at: binding * 8)
+        }
         let layout = captureSlots(
             descriptor: plan.descriptor, count: plan.captureCount,
             startOffset: plan.firstCapture + plan.bindingCount * 8,
-            context: GenericClosurePlan.substitutionContext(parameterCount: plan.parameterCount),
-            genericArguments: bindings)
+            context: plan.context, genericArguments: UnsafeRawPointer(arguments))
         genericCaptureCache[key] = layout
         return layout
     }

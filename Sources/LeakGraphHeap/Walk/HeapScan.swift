@@ -29,6 +29,35 @@ public struct HeapScan {
     /// The number of live objects (nodes).
     public var liveObjects: Int { strongGraph.nodeCount }
 
+    /// The position of `node`'s record among the records the scan was given.
+    ///
+    /// - Complexity: O(log *s*) for *s* skipped records.
+    public func recordPosition(ofNode node: Int) -> Int {
+        index.recordPosition(ofNode: node)
+    }
+
+    /// The node of the live object starting at `target`, or `nil`; `address` gives the records'
+    /// addresses as for the scan.
+    ///
+    /// - Complexity: O(log *n*).
+    public func node(at target: UInt, address: (Int) -> UInt) -> Int? {
+        index.node(at: target, address: address)
+    }
+
+    /// The type name of `node` (the runtime's, fully qualified).
+    public func typeName(ofNode node: Int) -> String {
+        plan(of: node).typeName
+    }
+
+    /// The nodes whose type name satisfies `predicate`, ascending; the predicate runs once per type.
+    ///
+    /// - Complexity: O(*n*) plus one call per distinct plan.
+    public func nodes(whereTypeName predicate: (String) -> Bool) -> [Int] {
+        let matching = plans.map { predicate($0.typeName) }
+        guard matching.contains(true) else { return [] }
+        return planIDs.indices.filter { matching[Int(planIDs[$0])] }
+    }
+
     /// Every live object by type, most bytes first (objects of one type with several plans, such as
     /// generic instances, are one row per plan type name).
     public var liveTypes: [TypeTally] {

@@ -187,6 +187,17 @@ public enum ReportNaming {
         return value < 0 ? "-" + result : result
     }
 
+    /// The line an orphan's root group is explained with: `Cache retained 1 time, referenced from
+    /// nowhere` — its retains no memory of the process accounts for (the holder scan found no word
+    /// that could point at it).
+    public static func orphanText(_ leak: LeakReport.Leak) -> String {
+        let explained = leak.proof?.inEdges.count ?? 0
+        let orphaned = max(leak.retainCount - explained, 0)
+        let times = count(orphaned, "time")
+        let more = explained > 0 ? " (and by \(count(explained, "reference")) from leaked objects)" : ""
+        return "\(shortName(leak.type)) retained \(times), referenced from nowhere\(more)"
+    }
+
     /// `1 leak`, `12 leaks`, `1,024 bytes`: ``grouped(_:)`` and `noun`, with an `s` unless `value` is 1.
     public static func count(_ value: Int, _ noun: String) -> String {
         "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"

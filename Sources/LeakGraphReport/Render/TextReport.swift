@@ -43,6 +43,10 @@
 /// - **Type names** drop their leading module (`LinkedRing.DummyObject` → `DummyObject`) unless two leaked
 ///   types would then read the same; such types keep their full names everywhere.
 /// - Names, creation sites, numbers and the command line follow ``ReportNaming``, as every renderer does.
+/// - **Baselines**: when a baseline accepts root cycles (``LeakReport/Cycle/suppressed``), the body starts
+///   with `N new leaks, M suppressed by the baseline (root cycles).` (known library leaks are neither), the
+///   suppressed cycles get no section of their own, and a `Suppressed (baseline)` section after the
+///   others counts them per baseline entry (TextReport+Baseline.swift).
 /// - Leaked objects in no listed cycle (never produced by the builder) are listed by type under
 ///   `OTHER LEAKED OBJECTS`; walk diagnostics close the text. With no leaks the text says
 ///   `No leaks found.`
@@ -153,9 +157,18 @@ struct TextRenderer {
 
     /// The text after the header: each section starts with an empty line; ends with a newline.
     mutating func renderBody() -> String {
-        for (ordinal, cycle) in report.cycles.enumerated() {
+        let suppressed = report.cycles.indices.filter { report.cycles[$0].suppressed != nil }
+        if !suppressed.isEmpty {
+            lines.append("")
+            lines.append(baselineVerdict(suppressed: suppressed.count))
+        }
+        for (ordinal, cycle) in report.cycles.enumerated() where cycle.suppressed == nil {
             lines.append("")
             renderCycle(cycle, ordinal: ordinal)
+        }
+        if !suppressed.isEmpty {
+            lines.append("")
+            renderSuppressed(suppressed)
         }
         let unlisted = index.unlistedPositions
         if !unlisted.isEmpty {
@@ -170,10 +183,16 @@ struct TextRenderer {
             lines.append("")
             lines.append("No leaks found.")
         }
+        for query in report.why ?? [] {
+            lines.append("")
+            lines.append(contentsOf: RetainerText.lines(of: query))
+        }
         if !report.diagnostics.isEmpty {
             lines.append("")
+            let objects = report.diagnostics.reduce(0) { $0 + $1.objectCount }
             lines.append(
-                "Not read exactly (what these reference counts as held from outside, so a leak there can be missed):"
+                "Not read exactly: references of \(ReportNaming.count(objects, "object")) could not be read; "
+                    + "the objects they reach were treated as held (a leak there can be missed):"
             )
             for diagnostic in report.diagnostics {
                 let objects = ReportNaming.count(diagnostic.objectCount, "object")
@@ -207,6 +226,9 @@ struct TextRenderer {
         }
         if let library = cycle.knownLibraryLeak {
             lines.append("   Not your code — \(library)")
+        }
+        if cycle.isOrphan, let member = members.first {
+            lines.append("   Orphan: \(ReportNaming.orphanText(report.leaks[member]))")
         }
         if let holder = cycle.heldByKnownLibraryLeak {
             let number = report.cycles.firstIndex { $0.id == holder }.map { " (root cycle #\($0 + 1))" } ?? ""

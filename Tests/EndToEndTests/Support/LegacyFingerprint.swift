@@ -9,6 +9,10 @@ enum LegacyFingerprint {
         let members = Set(cycle.members)
         let types = Dictionary(report.leaks.map { ($0.id, $0.type) }, uniquingKeysWith: { a, _ in a })
         var lines: Set<String> = []
+        if cycle.isOrphan, let member = cycle.members.first {
+            // An orphan has no internal references: its one line names its type.
+            lines.insert("orphan\t\(types[member] ?? "")")
+        }
         for reference in report.references
         where reference.ownership == .strong && members.contains(reference.from) && members.contains(reference.to) {
             lines.insert("\(types[reference.from] ?? "")\t\(normalized(reference.label))\t\(types[reference.to] ?? "")")

@@ -3,86 +3,42 @@
 // sessions are made and dropped all the time); every 40th request is /export, whose handler leaks:
 // the export job's completion handler captures the job itself.
 //
-//     SessionServer [--seconds S] [--signal-self [--signal-at N]] [--terminate]
+//     SessionServer [--seconds S] [--signal-self [--signal-at N]] [--terminate] [--metrics-port P [--port-file F]]
 //
 // Serves requests for S seconds (default 2; one every millisecond), then exits normally.
 // --signal-self: after 500 requests (--signal-at N: N), sends itself SIGUSR2 (leakgraph run's
 // check signal).
 // --terminate: ends by sending itself SIGTERM instead of returning from main.
+// --metrics-port P: serves the leak checks as Prometheus text at http://127.0.0.1:P/metrics (0: a port
+// the system picks), each scrape running one check (LeakMetrics.swift); prints the address, and with
+// --port-file F writes the port number to F once it listens. Without it, LeakGraph is linked but
+// not started: the program is checked only from the outside.
 
 import Foundation
-
-final class Session {
-    let user: String
-    var cart: [String] = []
-    var lastSeen = Date()
-    weak var cache: SessionCache?
-    init(user: String) { self.user = user }
-}
-
-final class SessionCache {
-    private var sessions: [String: Session] = [:]
-    private var order: [String] = []
-    let capacity = 16
-
-    func session(for user: String) -> Session {
-        if let session = sessions[user] {
-            session.lastSeen = Date()
-            return session
-        }
-        let session = Session(user: user)
-        session.cache = self
-        sessions[user] = session
-        order.append(user)
-        if order.count > capacity {
-            sessions.removeValue(forKey: order.removeFirst())
-        }
-        return session
-    }
-}
-
-final class ExportJob {
-    let session: Session
-    var rows: [String] = []
-    var onComplete: (() -> Void)?
-    init(session: Session) { self.session = session }
-
-    func run() {
-        rows = session.cart.map { "row \($0)" }
-        // The leak: the handler captures the job strongly, and the job keeps the handler.
-        onComplete = { self.rows.removeAll() }
-        onComplete?()
-    }
-}
-
-struct Request {
-    var route: String
-    var user: String
-}
-
-func handle(_ request: Request, cache: SessionCache) -> String {
-    let session = cache.session(for: request.user)
-    switch request.route {
-    case "/cart":
-        session.cart.append("item-\(session.cart.count)")
-        if session.cart.count > 8 { session.cart.removeFirst() }
-        return "200 cart \(session.cart.count)"
-    case "/profile":
-        return "200 profile \(session.user)"
-    case "/export":
-        let job = ExportJob(session: session)
-        job.run()
-        return "200 export"
-    default:
-        return "200 home"
-    }
-}
 
 let arguments = CommandLine.arguments
 let seconds = arguments.firstIndex(of: "--seconds").flatMap { Double(arguments[$0 + 1]) } ?? 2
 let signalSelf = arguments.contains("--signal-self")
 let signalAt = arguments.firstIndex(of: "--signal-at").flatMap { Int(arguments[$0 + 1]) } ?? 500
 let terminate = arguments.contains("--terminate")
+let metricsPort = arguments.firstIndex(of: "--metrics-port").flatMap { UInt16(arguments[$0 + 1]) }
+let portFile = arguments.firstIndex(of: "--port-file").map { arguments[$0 + 1] }
+
+// First thing: recording starts here, so the sessions and jobs below are tracked.
+var leakMetrics: LeakMetrics?
+if let metricsPort {
+    do {
+        let metrics = try LeakMetrics(port: metricsPort)
+        leakMetrics = metrics
+        FileHandle.standardOutput.write(Data("metrics at http://127.0.0.1:\(metrics.endpoint.port)/metrics\n".utf8))
+        if let portFile {
+            try "\(metrics.endpoint.port)\n".write(toFile: portFile, atomically: true, encoding: .utf8)
+        }
+    } catch {
+        FileHandle.standardError.write(Data("SessionServer: /metrics cannot be served: \(error)\n".utf8))
+        exit(2)
+    }
+}
 
 let cache = SessionCache()
 let routes = ["/home", "/profile", "/cart", "/cart"]

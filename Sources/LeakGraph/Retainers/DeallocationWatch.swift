@@ -1,0 +1,126 @@
+import Foundation
+import LeakGraphReport
+import LeakGraphRecording
+import Synchronization
+
+/// A watch on one object that should be deallocated soon — a view controller after it is dismissed, a
+/// session after logout (LeakCanary's retained-object watch). Made by
+/// ``LeakChecker/expectDeallocation(of:within:onAlive:)``.
+///
+/// The watch holds the object weakly. When the object is still alive at the deadline, ``wait()`` says
+/// why: the shortest chain of strong references from a root (a global by name, a thread's stack) to
+/// it (`RetainerChain`), or that it is leaked (in a cycle nothing reaches).
+public final class DeallocationWatch: Sendable {
+    /// The watched object's type, fully qualified.
+    public let typeName: String
+    /// How long the object was given.
+    public let timeLimit: Duration
+    private let object: WeakBox
+    /// The object's address, stored inverted: the watch is itself a tracked object, and a plain copy
+    /// would look like a reference to the scan that names what holds a root.
+    private let invertedAddress: UInt
+    private let deadline: ContinuousClock.Instant
+
+    /// Watches `object` for `timeLimit` from now.
+    init(_ object: AnyObject, within timeLimit: Duration) {
+        self.typeName = _typeName(type(of: object), qualified: true)
+        self.timeLimit = timeLimit
+        self.object = WeakBox(object)
+        self.invertedAddress = ~UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        self.deadline = ContinuousClock.now + timeLimit
+    }
+
+    /// Whether the object has been deallocated.
+    public var isDeallocated: Bool { object.isEmpty }
+
+    /// Waits until the object is deallocated (returns `nil`) or the deadline passes with it alive
+    /// (returns why it is alive). Polls every 10 ms.
+    public func wait() async -> DeallocationFailure? {
+        while !isDeallocated, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return failureIfAlive()
+    }
+
+    /// ``wait()`` for code that cannot `await`: blocks the calling thread.
+    public func waitBlocking() -> DeallocationFailure? {
+        while !isDeallocated, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return failureIfAlive()
+    }
+
+    /// Why the object is alive now, or `nil` when it is gone. The heap is frozen for the search, so
+    /// the object cannot be freed meanwhile; an object of another type at the same address (the
+    /// watched one freed and its memory reused) counts as gone.
+    public func failureIfAlive() -> DeallocationFailure? {
+        guard !isDeallocated else { return nil }
+        let address = ~invertedAddress
+        let type = typeName
+        var matched = false
+        let found = RetainerSearch.find(limit: 1) { scan, objects in
+            guard let node = scan.node(at: address, address: { objects[$0] }), scan.typeName(ofNode: node) == type else { return [] }
+            matched = true
+            return [node]
+        }
+        guard matched, !isDeallocated else { return nil }
+        return DeallocationFailure(
+            type: typeName, address: "0x" + String(address, radix: 16), timeLimit: timeLimit,
+            retainers: found.chains.first, isLeaked: found.leaked > 0)
+    }
+}
+
+/// A weak reference behind a lock, so the watch can be `Sendable`.
+private final class WeakBox: Sendable {
+    private let storage: Mutex<Weak>
+
+    private struct Weak: @unchecked Sendable {
+        weak var object: AnyObject?
+    }
+
+    init(_ object: AnyObject) {
+        storage = Mutex(Weak(object: object))
+    }
+
+    var isEmpty: Bool { storage.withLock { $0.object == nil } }
+}
+
+/// An object still alive after the time it was given (``DeallocationWatch``): its type and address, and
+/// why it is alive.
+public struct DeallocationFailure: Error, Sendable, CustomStringConvertible {
+    /// The object's type, fully qualified.
+    public var type: String
+    /// Its address, `0x…`.
+    public var address: String
+    /// The time it was given.
+    public var timeLimit: Duration
+    /// The shortest chain of strong references from a root to it; `nil` when it is leaked or was
+    /// allocated before recording started.
+    public var retainers: RetainerChain?
+    /// Whether no root reaches it: it is in (or held by) a cycle nothing can reach — a leak.
+    public var isLeaked: Bool
+
+    /// Creates a failure.
+    public init(type: String, address: String, timeLimit: Duration, retainers: RetainerChain?, isLeaked: Bool) {
+        self.type = type
+        self.address = address
+        self.timeLimit = timeLimit
+        self.retainers = retainers
+        self.isLeaked = isLeaked
+    }
+
+    /// The failure as text: a first line naming the object and the time limit, then the chain.
+    public var description: String {
+        let name = ReportNaming.shortName(type)
+        var lines = ["\(name) (\(address)) was not deallocated within \(timeLimit.formatted(.units(allowed: [.seconds, .milliseconds], width: .abbreviated)))."]
+        if let retainers {
+            lines.append("   " + retainers.summaryLine)
+            lines.append(contentsOf: retainers.textLines(indent: 3))
+        } else if isLeaked {
+            lines.append("   It is leaked: in, or held by, a reference cycle nothing can reach (a leak check reports the cycle).")
+        } else {
+            lines.append("   Nothing explains it: it was allocated before recording started, or is held only from outside the heap.")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,150 @@
+// Row 22 of LEAK-PATTERNS: orphaned retains — an object retained +1 whose pointer is then dropped.
+// leak: `Unmanaged.passRetained(token)` dropped (the Token holds a Payload), and a Listener retained +1
+// by a C-style registration (a malloc'd struct holding the context pointer) that is freed without
+// releasing it — 3 leaked objects, 2 root groups of kind `orphan` (Token holding Payload; Listener).
+// fixed: `Unmanaged` balanced with `release()` — nothing leaks.
+// rawGlobal / bitPatternGlobal: the retained pointer is kept only as an `UnsafeRawPointer` / an
+// `Int(bitPattern:)` in a global — the conservative scan finds it: held, nothing leaks.
+// threadLocal: a second thread holds the only reference in a local while it is blocked in a wait at
+// exit — held, nothing leaks.
+// workItemCycle / timerCycle: a `DispatchWorkItem` stored in its owner whose block captures the owner,
+// and an unscheduled `Timer` whose block captures its owner — real leaks whose references run through
+// libdispatch block memory and CoreFoundation structs, which are not read yet: the owner's pointer is
+// found there, so it is held. Nothing is reported (missed, never a false orphan).
+
+import Dispatch
+import Foundation
+import Glibc
+
+// MARK: - Fixture plumbing: parseMode, watch and finish come from Tests/Fixtures/Support/FixturePlumbing.swift
+
+enum Mode: String, CaseIterable { case leak, fixed, rawGlobal, bitPatternGlobal, threadLocal, workItemCycle, timerCycle }
+
+let mode = parseMode(Mode.self)
+
+// MARK: - The shape
+
+final class Payload {
+    var bytes = [UInt8](repeating: 1, count: 4)
+}
+
+final class Token {
+    let payload = Payload()
+    var id = 7
+}
+
+final class Listener {
+    var calls = 0
+}
+
+/// What a C API keeps for a registered callback: a context pointer holding +1.
+struct Registration {
+    var context: UnsafeMutableRawPointer
+    var callback: @convention(c) (UnsafeMutableRawPointer) -> Void
+}
+
+var keptRaw: UnsafeRawPointer?
+var keptBits = 0
+
+@inline(never)
+func register(_ listener: Listener) -> UnsafeMutablePointer<Registration> {
+    let registration = UnsafeMutablePointer<Registration>.allocate(capacity: 1)
+    registration.initialize(
+        to: Registration(
+            context: Unmanaged.passRetained(listener).toOpaque(),
+            callback: { Unmanaged<Listener>.fromOpaque($0).takeUnretainedValue().calls += 1 }))
+    return registration
+}
+
+@inline(never)
+func unregisterForgettingTheRelease(_ registration: UnsafeMutablePointer<Registration>) {
+    registration.deinitialize(count: 1)
+    registration.deallocate()
+}
+
+@inline(never)
+func makeShape() {
+    let token = Token()
+    watch(token)
+    watch(token.payload)
+    let listener = Listener()
+    switch mode {
+    case .leak:
+        _ = Unmanaged.passRetained(token)
+        watch(listener)
+        unregisterForgettingTheRelease(register(listener))
+    case .fixed:
+        let retained = Unmanaged.passRetained(token)
+        retained.release()
+    case .rawGlobal:
+        keptRaw = UnsafeRawPointer(Unmanaged.passRetained(token).toOpaque())
+    case .bitPatternGlobal:
+        keptBits = Int(bitPattern: Unmanaged.passRetained(token).toOpaque())
+    case .threadLocal:
+        startWaitingThread(holding: token)
+    case .workItemCycle:
+        let controller = SearchController()
+        controller.schedule()
+    case .timerCycle:
+        let poller = Poller()
+        poller.start()
+    }
+}
+
+final class SearchController {
+    var pending: DispatchWorkItem?
+    var query = "swift"
+
+    @inline(never)
+    func schedule() {
+        pending = DispatchWorkItem { print(self.query) }
+    }
+}
+
+final class Poller {
+    var timer: Timer?
+    var polls = 0
+
+    @inline(never)
+    func start() {
+        timer = Timer(timeInterval: 60, repeats: true) { _ in self.polls += 1 }
+    }
+}
+
+var ready = sem_t()
+var never = sem_t()
+
+/// A thread whose only reference to `token` is a local, blocked in a wait that never ends.
+@inline(never)
+func startWaitingThread(holding token: Token) {
+    sem_init(&ready, 0, 0)
+    sem_init(&never, 0, 0)
+    let context = Unmanaged.passRetained(token).toOpaque()
+    var thread = pthread_t()
+    pthread_create(
+        &thread, nil,
+        { context in
+            let token = Unmanaged<Token>.fromOpaque(context!).takeRetainedValue()
+            sem_post(&ready)
+            sem_wait(&never)
+            withExtendedLifetime(token) {}
+            return nil
+        }, context)
+    sem_wait(&ready)
+}
+
+@inline(never)
+func scrubStack() {
+    // Overwrites the dead frames below main with zeros, so no stale copy of a dropped pointer is left
+    // where the exit-time check's frames do not reach.
+    var scratch = [UInt64](repeating: 0, count: 1)
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4096) { buffer in
+        buffer.initialize(repeating: 0)
+        scratch[0] = buffer[4095]
+    }
+    _ = scratch
+}
+
+makeShape()
+scrubStack()
+finish(expectingAlive: mode == .fixed ? 0 : mode == .leak ? 3 : 2)
