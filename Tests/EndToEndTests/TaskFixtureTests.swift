@@ -18,6 +18,7 @@ struct TaskFixtureTests {
                 CycleShape(members: ["Fixture.FeedViewModel", "(task)", "(closureContext)", "(closureContext)"]),
                 CycleShape(members: ["Fixture.SearchViewModel", "(task)", "(closureContext)", "(closureContext)"]),
                 CycleShape(members: ["Fixture.Pair", "Fixture.Pair"], holds: ["(task)"]),
+                CycleShape(members: ["(task)", "(closureContext)"]),
                 CycleShape(members: ["(task)"], holds: ["(closureContext)", "(closureContext)", "(box)"]),
             ]),
             edges: [
@@ -39,6 +40,9 @@ struct TaskFixtureTests {
                 "Fixture.Pair —partner→ Fixture.Pair",
                 "Fixture.Pair —partner→ Fixture.Pair",
                 "Fixture.Pair —job (Task)→ (task)",
+                // A task whose closure keeps its own stream's only Continuation.
+                "(task) —closure→ (closureContext)",
+                "(closureContext) —capture[2] (resumes Task)→ (task)",
                 // The abandoned task: nothing holds a Continuation of its stream any more.
                 "(task) —suspended, nothing can resume it→ (task)",
                 "(task) —closure→ (closureContext)",
@@ -49,7 +53,7 @@ struct TaskFixtureTests {
         guard let report else { return }
         // Every retain on each task is accounted for: its handles, and its own retain while it waits.
         let tasks = report.leaks.filter { $0.kind == "task" }
-        #expect(tasks.count == 4)
+        #expect(tasks.count == 5)
         for task in tasks {
             #expect(task.type == "Task")
             #expect(task.proof.map { $0.retainCount == $0.inEdges.count } == true, "\(task)")
@@ -61,6 +65,10 @@ struct TaskFixtureTests {
         #expect(cycle.suspect?.hint.contains("[weak self]") == true, "\(String(describing: cycle.suspect))")
         let abandoned = try #require(report.cycles.first { $0.members.count == 1 })
         #expect(abandoned.suspect?.hint.contains("continuation.finish()") == true)
+        let selfFed = try #require(report.cycles.first { cycle in
+            cycle.members.count == 2 && cycle.members.allSatisfy { id in report.leaks.first { $0.id == id }?.kind != "class" }
+        })
+        #expect(selfFed.suspect?.label.hasSuffix("(resumes Task)") == true, "\(String(describing: selfFed.suspect))")
         // The task is created where the program wrote `Task { … }`.
         let viewModelTask = try #require(
             report.leaks.first { leak in

@@ -22,6 +22,7 @@ struct TaskPathTests {
         #expect(resumer.text == "continuation (resumes Task)")
         #expect(resumer.propertyName == "continuation")
         #expect(!resumer.isTaskSuspendedForever)
+        #expect(resumer.isTaskResumption)
 
         let stuck: ReferencePath = [.suspendedForever]
         #expect(stuck.text == "suspended, nothing can resume it")

@@ -109,6 +109,7 @@ private struct SuspectFinder {
         }
         return backReferenceName(cycle, edges)
             ?? closureCapturingHolder(cycle, edges, pairs)
+            ?? streamKeptForTask(cycle, edges)
             ?? referenceToContainer(cycle, edges, pairs)
             ?? selfReference(cycle, edges)
             ?? closingReference(cycle, edges)
@@ -153,6 +154,16 @@ private struct SuspectFinder {
             default: "\(closure) leads back, through what it captures, to the object that holds it"
             }
         return make(cycle, best.reference, .closureCapturingHolder, reason: reason, hint: "capture self weakly: `{ [weak self] in … }`")
+    }
+
+    /// After rule 2: the Continuation of the stream a waiting task awaits, kept only inside the cycle.
+    private mutating func streamKeptForTask(_ cycle: RootCycle, _ edges: [Int]) -> SuspectReference? {
+        guard let index = edges.first(where: { graph.references[$0].path.isTaskResumption }) else { return nil }
+        return make(
+            cycle, index, .streamKeptForTask,
+            reason: "the only Continuation of the stream this task waits on is kept inside the cycle, so nothing "
+                + "outside it can ever resume the task",
+            hint: "finish the stream (`continuation.finish()`) when you are done with it, or cancel the task")
     }
 
     /// Rule 3: a reference back to the object that keeps the source in a collection.

@@ -105,6 +105,12 @@ extension ReferencePath {
         steps.last == .closureContext
     }
 
+    /// Whether the reference is the retain a suspended task holds on itself, attributed to the one holder
+    /// of the stream it waits on (``PathStep/resumesTask``).
+    public var isTaskResumption: Bool {
+        steps.last == .resumesTask
+    }
+
     /// Whether the reference is a suspended task's retain on itself that nothing can release: the task
     /// waits on a stream that nothing can yield to or finish any more (``PathStep/suspendedForever``).
     public var isTaskSuspendedForever: Bool {

@@ -1,5 +1,5 @@
 // Row 21 of LEAK-PATTERNS: a `Task` stored in its owner whose closure captures the owner.
-// leak, 4 root cycles (15 leaked objects):
+// leak, 5 root cycles (17 leaked objects):
 //   - a FeedViewModel stores `refreshTask = Task { for await x in updates { self.handle(x) } }` over an
 //     AsyncStream that never finishes (the view model holds the stream and its only Continuation), and
 //     is dropped: the task waits forever and holds the view model through its closure — {FeedViewModel,
@@ -7,6 +7,9 @@
 //     `continuation (resumes Task)`;
 //   - the same with an AsyncThrowingStream (`for try await`): {SearchViewModel, Task, 2 closure contexts};
 //   - a Pair ⇄ Pair cycle that keeps a finished `Task` handle: {Pair, Pair} holding the Task;
+//   - a task whose own closure keeps the only Continuation of the stream it waits on (nothing else can
+//     ever finish it): {Task, its closure context}, the task's own retain attributed to the context's
+//     `capture[…] (resumes Task)`;
 //   - an abandoned task: `[weak self]` without cancelling, the view model gone (and with it the only
 //     Continuation), no handle kept: {Task} (`suspended, nothing can resume it`) holding its two
 //     closure contexts.
@@ -160,6 +163,19 @@ func makeViewModel() async {
     }
 }
 
+/// A task that keeps its own stream's only Continuation: nothing else can finish the stream.
+@inline(never)
+func makeSelfFedTask() {
+    let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+    Task {
+        var count = 0
+        for try await line in lines where line.isEmpty {
+            count += 1
+            if count > 3 { continuation.finish() }
+        }
+    }
+}
+
 /// A Reader whose task captures it and waits on a stream fed only by the live service.
 @inline(never)
 func makeReader() {
@@ -217,6 +233,7 @@ if mode == .leak { await makePair() }
 if mode == .leak || mode == .handleHeld { makeAbandonedTask() }
 if mode == .serviceOnly { makeReader() }
 if mode == .leak || mode == .continuationHeld { makeSearch() }
+if mode == .leak { makeSelfFedTask() }
 // Let the task take the first value (and, when fixed, end) before exit.
 try? await Task.sleep(nanoseconds: 50_000_000)
 await awaited?.value
