@@ -32,7 +32,7 @@ let package = Package(
         // Stage 1: record. The runtime hook, record table, free interception and stack capture (C).
         .target(
             name: "CLeakGraphHook",
-            dependencies: ["CLeakGraphContract"],
+            dependencies: ["CLeakGraphContract", "CLeakGraphMetadata"],
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [
                 .linkedLibrary("elf"), .linkedLibrary("dl", .when(platforms: [.linux])),

@@ -1,5 +1,6 @@
-// Points the `free` imports of the loaded modules at `lg_free`, for a program that links LeakGraph
-// and records without the preloaded library (`lg_install`).
+// Points the `free` imports of the loaded modules at `lg_free` (and, through `lg_imports_patch`, the
+// `swift_task_create` imports at the task hook), for a program that links LeakGraph and records
+// without the preloaded library (`lg_install`).
 //
 // On Linux a Swift object's memory is returned with the C library's `free`, called through the
 // calling module's GOT: libswiftCore's `swift_slowDealloc`, CoreFoundation's deallocator (inside
@@ -34,7 +35,8 @@
 #endif
 
 typedef struct lg_patch_context {
-    lg_free_fn replacement;
+    const char *symbol;
+    void *replacement;
     int patched;
     int failed;
     char *error;
@@ -60,7 +62,7 @@ static uintptr_t lg_dynamic_address(uintptr_t base, uintptr_t value) {
 /// Rewrites one GOT word, making its page writable first when RELRO protected it.
 static void lg_patch_word(lg_patch_context *context, void **word, uintptr_t relro_start,
                           uintptr_t relro_end) {
-    if (__atomic_load_n(word, __ATOMIC_RELAXED) == (void *)context->replacement) {
+    if (__atomic_load_n(word, __ATOMIC_RELAXED) == context->replacement) {
         return;
     }
     uintptr_t address = (uintptr_t)word;
@@ -71,14 +73,14 @@ static void lg_patch_word(lg_patch_context *context, void **word, uintptr_t relr
         context->failed += 1;
         return;
     }
-    __atomic_store_n(word, (void *)context->replacement, __ATOMIC_RELEASE);
+    __atomic_store_n(word, context->replacement, __ATOMIC_RELEASE);
     if (protected_page) {
         mprotect(page, page_size, PROT_READ);
     }
     context->patched += 1;
 }
 
-/// Patches the `free` relocations in one relocation table.
+/// Patches the relocations of the context's symbol in one relocation table.
 static void lg_patch_relocations(lg_patch_context *context, uintptr_t base, const ElfW(Rela) *table,
                                  size_t bytes, const ElfW(Sym) *symbols, const char *strings,
                                  uintptr_t relro_start, uintptr_t relro_end) {
@@ -98,13 +100,14 @@ static void lg_patch_relocations(lg_patch_context *context, uintptr_t base, cons
             continue;
         }
         const char *name = strings + symbols[symbol].st_name;
-        if (name[0] == 'f' && strcmp(name, "free") == 0) {
+        if (name[0] == context->symbol[0] && strcmp(name, context->symbol) == 0) {
             lg_patch_word(context, (void **)(base + relocation->r_offset), relro_start, relro_end);
         }
     }
 }
 
-/// dl_iterate_phdr callback: finds one module's dynamic section and patches its `free` imports.
+/// dl_iterate_phdr callback: finds one module's dynamic section and patches its imports of the
+/// context's symbol.
 static int lg_patch_module(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     lg_patch_context *context = data;
@@ -173,9 +176,16 @@ static int lg_patch_module(struct dl_phdr_info *info, size_t size, void *data) {
     return 0;
 }
 
+int lg_imports_patch(const char *symbol, void *replacement, int *failed) {
+    lg_patch_context context = {.symbol = symbol, .replacement = replacement};
+    dl_iterate_phdr(lg_patch_module, &context);
+    *failed = context.failed;
+    return context.patched;
+}
+
 int lg_free_imports_patch(lg_free_fn replacement, char *error, size_t error_len) {
     lg_patch_context context = {
-        .replacement = replacement, .error = error, .error_len = error_len};
+        .symbol = "free", .replacement = (void *)replacement, .error = error, .error_len = error_len};
     dl_iterate_phdr(lg_patch_module, &context);
     if (context.failed != 0) {
         lg_set_error(error, error_len,

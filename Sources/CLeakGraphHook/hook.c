@@ -16,6 +16,8 @@
 
 #include "lg_internal.h"
 
+#include "CLeakGraphMetadata.h"
+
 #ifdef __linux__
 
 #include <stdlib.h>
@@ -195,6 +197,61 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
 
     lg_tls_ignore = 0;
     return object;
+}
+
+// MARK: Tasks
+
+void lg_task_created(void *task, void *initial_context, void *closure_context, size_t create_flags,
+                     uintptr_t caller_frame) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        return;  // the preloaded copy records tasks itself
+    }
+    if (task == NULL || closure_context == NULL || lg_tls_ignore != 0 ||
+        !atomic_load_explicit(&lg_state.installed, memory_order_acquire) ||
+        atomic_load_explicit(&lg_state.mode, memory_order_relaxed) != LG_MODE_TRACK) {
+        return;
+    }
+    // A consumed task function releases its own context: the prefix then holds no retain on it.
+    if (create_flags & LG_TASK_CREATE_FUNCTION_CONSUMED) {
+        return;
+    }
+    ptrdiff_t offset = lg_task_closure_context_offset(task);
+    if (offset < 0 || (char *)task + offset + 16 != (char *)initial_context ||
+        *(void **)((char *)task + offset) != closure_context) {
+        return;  // not the layout LeakGraph reads: the task stays untracked (everything it holds is held)
+    }
+    if (((const uint64_t *)task)[1] >> 62 == 2) {
+        return;  // immortal refcounts (async let tasks)
+    }
+    lg_tls_ignore = 1;
+    lg_thread *thread = lg_tls_thread;
+    if (LG_UNLIKELY(thread == NULL)) {
+        thread = lg_thread_register();
+        if (thread == NULL) {
+            lg_tls_ignore = 0;
+            return;
+        }
+    }
+    uint32_t stack_id = LG_NO_STACK;
+    uint32_t max_frames = atomic_load_explicit(&lg_state.max_frames, memory_order_relaxed);
+    if (max_frames != 0) {
+        uintptr_t frames[LG_MAX_FRAMES_LIMIT];
+        uint64_t hash = 0;
+        uint32_t depth = lg_walk_frames(thread, caller_frame, frames, max_frames, &hash);
+        stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth, hash);
+    }
+    uint64_t scope = 0;
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.scopes_open, memory_order_relaxed) != 0)) {
+        scope = lg_current_scope();
+    }
+    // The task may already be running on another thread, but it cannot be freed before the caller
+    // drops the reference swift_task_create returned: the record exists before any free of it.
+    lg_shard *shard = &lg_state.shards[thread->shard];
+    lg_spin_lock(&shard->lock);
+    lg_table_insert_locked(thread->shard, (uintptr_t)task,
+                           lg_slot_make((size_t)offset + 16, stack_id, lg_scope_stamp(scope)));
+    lg_spin_unlock(&shard->lock);
+    lg_tls_ignore = 0;
 }
 
 void lg_thread_ignore_begin(void) {
@@ -428,6 +485,14 @@ void lg_fork_child(void) {
 
 void lg_thread_ignore_begin(void) {}
 void lg_thread_ignore_end(void) {}
+void lg_task_created(void *task, void *initial_context, void *closure_context, size_t create_flags,
+                     uintptr_t caller_frame) {
+    (void)task;
+    (void)initial_context;
+    (void)closure_context;
+    (void)create_flags;
+    (void)caller_frame;
+}
 void lg_free(void *pointer) { free(pointer); }
 
 size_t lg_freeze(lg_record **out_records) {

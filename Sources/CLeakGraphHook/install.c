@@ -162,6 +162,9 @@ static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, 
         }
         lg_state.patched_free_imports = (uint32_t)patched;
         lg_state.free_interception = LG_FREE_PATCHED_IMPORTS;
+        // Tasks are not allocated through _swift_allocObject: learn of them where they are created.
+        // Not fatal: a task that is not recorded is invisible, so everything it holds counts as held.
+        lg_state.patched_task_imports = (uint32_t)lg_task_imports_patch();
     } else if (mode == LG_MODE_TRACK) {
         lg_state.free_interception = LG_FREE_PRELOADED;
     }
@@ -244,6 +247,7 @@ void lg_stats(lg_stats_t *stats) {
     stats->deferred_frees = atomic_load_explicit(&lg_state.deferred_frees, memory_order_relaxed);
     stats->stacks = lg_stack_count();
     stats->runtime_version = lg_state.runtime_version;
+    stats->patched_task_imports = lg_state.patched_task_imports;
     stats->retain_adapter_replaced = lg_state.retain_adapter_replaced;
     stats->free_interception = lg_state.free_interception;
     stats->patched_free_imports = lg_state.patched_free_imports;

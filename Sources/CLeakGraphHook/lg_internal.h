@@ -31,7 +31,7 @@
 #define LG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 _Static_assert(sizeof(lg_record) == 32, "lg_record is shared with Swift: 4 words");
-_Static_assert(sizeof(lg_stats_t) == 72, "lg_stats_t is shared with Swift: 7 counters + 4 words");
+_Static_assert(sizeof(lg_stats_t) == 80, "lg_stats_t is shared with Swift: 7 counters + 5 words, padded");
 _Static_assert(sizeof(uintptr_t) == 8, "CLeakGraphHook supports 64-bit targets only");
 
 /// The signature of `_swift_allocObject` and of the hook.
@@ -182,6 +182,7 @@ typedef struct lg_state_t {
     uint32_t retain_adapter_replaced;
     uint32_t free_interception;
     uint32_t patched_free_imports;
+    uint32_t patched_task_imports;
     /// Set when another copy of LeakGraph owns the hook: the public API forwards to `delegate`.
     atomic_int delegated;
     lg_delegate delegate;
@@ -456,6 +457,16 @@ LG_HIDDEN void lg_retain_adapter_apply(void **slot);
 /// `replacement`. Returns the number of imports patched, or -1 with a sentence in `error` when a
 /// module's import could not be made writable.
 LG_HIDDEN int lg_free_imports_patch(lg_free_fn replacement, char *error, size_t error_len);
+
+/// Points every import of `symbol` (GOT entries of every loaded module but the C library and the
+/// dynamic loader) at `replacement`; returns how many were patched and stores in `*failed` how many
+/// could not be made writable.
+LG_HIDDEN int lg_imports_patch(const char *symbol, void *replacement, int *failed);
+
+/// In-process recording without the preloaded library: points the `swift_task_create` imports of the
+/// loaded modules at a wrapper that records each task (`lg_task_created`). Returns how many imports
+/// were patched (0 when the concurrency runtime is not loaded); tasks stay untracked where it fails.
+LG_HIDDEN int lg_task_imports_patch(void);
 
 #endif /* __linux__ */
 

@@ -1,6 +1,7 @@
 // Runs inside the checked program. Written in C because it must run before `main`, before any
 // Swift code of the program, and must not allocate Swift objects before the hook is in place.
 // What it reads and writes is the preload contract (CLeakGraphContract.h).
+#include <dlfcn.h>
 #include "CLeakGraphPreloadStart.h"
 #include "CLeakGraphContract.h"
 #include "CLeakGraphHook.h"
@@ -131,6 +132,36 @@ static void lg_restore_environment(void) {
 /// and passes everything else to glibc after one lookup.
 void free(void *pointer) {
     if (pointer != NULL) lg_free(pointer);
+}
+
+/// What `swift_task_create` returns: the task and its initial async context.
+typedef struct lg_task_and_context {
+    void *task;
+    void *initial_context;
+} lg_task_and_context;
+
+typedef __attribute__((swiftcall)) lg_task_and_context (*lg_task_create_fn)(
+    size_t flags, void *options, const void *result_type, void *closure_entry, void *closure_context);
+
+/// Interposes the concurrency runtime's `swift_task_create`, which the program calls (through its PLT)
+/// for every `Task { }`, `Task.detached`, task-group child and `async let`: tasks are allocated with
+/// `malloc`, never through `_swift_allocObject`, so this is how the hook learns of them
+/// (`lg_task_created`). Calls inside libswift_Concurrency itself do not come here; those tasks stay
+/// untracked, which hides leaks through them but never invents one.
+__attribute__((swiftcall)) lg_task_and_context swift_task_create(size_t flags, void *options,
+                                                                const void *result_type,
+                                                                void *closure_entry,
+                                                                void *closure_context) {
+    static lg_task_create_fn next;
+    lg_task_create_fn real = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
+    if (real == NULL) {
+        real = (lg_task_create_fn)dlsym(RTLD_NEXT, "swift_task_create");
+        __atomic_store_n(&next, real, __ATOMIC_RELEASE);
+    }
+    lg_task_and_context created = real(flags, options, result_type, closure_entry, closure_context);
+    lg_task_created(created.task, created.initial_context, closure_context, flags,
+                    (uintptr_t)__builtin_frame_address(0));
+    return created;
 }
 
 /// Registered with `on_exit` (not `atexit`) for the status the program passes to `exit`, which the

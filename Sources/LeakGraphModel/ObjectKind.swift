@@ -12,6 +12,9 @@ public enum ObjectKind: String, Sendable, Codable, CaseIterable {
     case dictionaryStorage
     /// The storage of a `Set`.
     case setStorage
+    /// A concurrency task (`Task { }`, `Task.detached`): recorded when it is created, not allocated
+    /// through `swift_allocObject`.
+    case task
     /// Any other heap object (string storage, tasks, …).
     case other
 }

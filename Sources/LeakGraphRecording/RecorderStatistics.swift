@@ -37,6 +37,10 @@ public struct RecorderStatistics: Sendable, Hashable {
     public var runtimeVersion: UInt32
     /// Whether the Swift 6.3 retain-adapter workaround is in place.
     public var retainAdapterReplaced: Bool
+    /// In-process recording: how many `swift_task_create` imports were pointed at the task hook, so
+    /// that tasks are recorded where they are created (0 under `leakgraph run`, whose preloaded library
+    /// interposes `swift_task_create` itself, and without the concurrency runtime).
+    public var patchedTaskImports: Int
 
     init(_ stats: lg_stats_t) {
         allocations = stats.allocations
@@ -54,5 +58,6 @@ public struct RecorderStatistics: Sendable, Hashable {
         }
         runtimeVersion = stats.runtime_version
         retainAdapterReplaced = stats.retain_adapter_replaced != 0
+        patchedTaskImports = Int(stats.patched_task_imports)
     }
 }

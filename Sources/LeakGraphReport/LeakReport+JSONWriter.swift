@@ -403,6 +403,10 @@ extension JSONText {
         case .boxValue: kind("boxValue")
         case .errorValue: kind("errorValue")
         case .storage: kind("storage")
+        case .taskHandle: kind("taskHandle")
+        case .taskClosure: kind("taskClosure")
+        case .resumesTask: kind("resumesTask")
+        case .suspendedForever: kind("suspendedForever")
         case .label(let text):
             kind("label")
             key("text")

@@ -62,10 +62,21 @@ struct LoweredTypeNameTests {
         #expect(elements("yt") == [])
     }
 
+    @Test("@isolated(any) functions (a Task's operation) are a pointer and a context, like any thick function")
+    func isolatedAny() throws {
+        // The isolation is reached through the context: the value itself is two words.
+        #expect(MemoryLayout<@isolated(any) () async -> Void>.size == 16)
+        let node = try #require(LoweredTypeName.parse(Array("Si_IeAg_t".utf8)))
+        guard case .tuple(let elements) = node.shape, elements.count == 2 else {
+            Issue.record("not a tuple of two: \(node)")
+            return
+        }
+        if case .function(.thick) = elements[1].node.shape {} else { Issue.record("element 1 is not a thick function") }
+    }
+
     @Test("what it cannot split exactly it refuses", arguments: [
         "SS_AAt",  // a substitution
         "SSIegyd_",  // too few operands for the conventions
-        "Si_IeAg_t",  // @isolated(any): three words
         "Si_Si",  // two types, no tuple
         "Si_SS0abct",  // a word-substituted identifier
         "Si_SSSiKct",  // a throwing formal function

@@ -50,6 +50,12 @@ final class FreeInterceptionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(count, 4)
     }
 
+    func testTaskCreationImportsArePatchedToo() {
+        // Tasks are not allocated through _swift_allocObject: the modules that create them (this test
+        // executable, FoundationEssentials, XCTest) call swift_task_create through their imports.
+        XCTAssertGreaterThanOrEqual(Recorder.statistics.patchedTaskImports, 1)
+    }
+
     func testPlainFreeOfARecordedObjectDropsItsRecord() throws {
         typealias Allocate = @convention(c) (UnsafeRawPointer, Int, Int) -> UnsafeMutableRawPointer
         let allocate = unsafeBitCast(try XCTUnwrap(dlsym(nil, "swift_allocObject")), to: Allocate.self)

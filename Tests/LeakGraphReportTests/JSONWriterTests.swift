@@ -151,6 +151,7 @@ enum WriterFixtures {
         .dictionaryKey(DictionaryKey(kind: .integer, text: "-42")), .dictionaryKey(nil),
         .dictionaryValue(DictionaryKey(kind: .string, text: "\"a\\\"b\"")), .dictionaryValue(nil), .setMember,
         .closureContext, .capture(1), .captureBox, .boxValue, .errorValue, .storage, .label("old label [3]"),
+        .taskHandle, .taskClosure, .resumesTask, .suspendedForever,
     ]
 
     /// Leaks with and without `cycle`, `proof` and backtraces; frames with and without `file` and

@@ -136,6 +136,9 @@ typedef struct lg_stats_t {
     uint32_t free_interception;
     /// With LG_FREE_PATCHED_IMPORTS: how many `free` imports were pointed at `lg_free`.
     uint32_t patched_free_imports;
+    /// With LG_FREE_PATCHED_IMPORTS: how many `swift_task_create` imports were pointed at the task hook
+    /// (tasks are recorded where they are created: they are not allocated through `_swift_allocObject`).
+    uint32_t patched_task_imports;
 } lg_stats_t;
 
 /// Installs the allocation hook in `LG_MODE_TRACK`, recording up to `max_frames` return addresses
@@ -159,6 +162,22 @@ int lg_install_preloaded(unsigned max_frames, char *error, size_t error_len);
 /// Like `lg_install` with an explicit `mode`; installing again in a different mode fails with
 /// LG_ERR_CONFLICT. Exists for benchmarks.
 int lg_install_mode(unsigned max_frames, lg_mode mode, char *error, size_t error_len);
+
+/// `TaskCreateFlags` bit: the task function consumes its context (then the task holds no retain on it).
+#define LG_TASK_CREATE_FUNCTION_CONSUMED ((size_t)1 << 15)
+
+/// Records a task `swift_task_create` just returned (`task`, `initial_context`), created with
+/// `closure_context` and `create_flags`; `caller_frame` is the frame pointer of the function that
+/// intercepted the call, so that the creation stack starts in the code that made the task.
+///
+/// Tasks are allocated with `malloc`, not through `_swift_allocObject`, so without this they are
+/// invisible. Recorded only when the runtime's task layout is the one LeakGraph reads, the task is not a
+/// child task, and the word LeakGraph will read as its closure context holds `closure_context` retained
+/// (not a consumed function); the record's size is the task's header up to its initial context. The task
+/// is freed with `free()` like any object, which drops the record. Called by the preloaded library's
+/// `swift_task_create`.
+void lg_task_created(void *task, void *initial_context, void *closure_context, size_t create_flags,
+                     uintptr_t caller_frame);
 
 /// Returns 1 once `lg_install` has succeeded, otherwise 0.
 int lg_is_installed(void);

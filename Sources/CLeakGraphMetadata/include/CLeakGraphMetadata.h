@@ -31,6 +31,31 @@ void lg_call_destructive_project(const void *witness, void *value, const void *m
 const void *lg_type_by_mangled_name(const char *name, size_t length, const void *context,
                                     const void *const *generic_arguments);
 
+/// Whether the concurrency runtime's task layout is the one LeakGraph reads (layout version 1, 208-byte
+/// `AsyncTask`, 64-bit), asked of `_swift_concurrency_debug_*`. False without the concurrency runtime.
+bool lg_task_layout_known(void);
+
+/// The offset from a task's start of the word holding the closure context of the function it runs
+/// (in the async context prefix, 16 bytes before the initial context), or -1 when the layout is unknown
+/// or the task is a child task (async let, task group), whose context LeakGraph does not read.
+ptrdiff_t lg_task_closure_context_offset(const void *task);
+
+/// Running, enqueued or completed: a task whose status has any of these holds no closure edge.
+#define LG_TASK_STATUS_RUNNING 0x800u
+#define LG_TASK_STATUS_ENQUEUED 0x1000u
+#define LG_TASK_STATUS_COMPLETE 0x2000u
+/// The task waits on something (a continuation, another task, a group) named by a dependency record.
+#define LG_TASK_STATUS_HAS_DEPENDENCY 0x4000u
+
+/// How many retains on an `AsyncStream`'s (`throwing`: an `AsyncThrowingStream`'s) storage the async
+/// frames of one task waiting in the stream's `next()` hold (suspended on the continuation it stored
+/// there), as measured for this runtime; 0 when LeakGraph does not know it for this runtime (then such
+/// a task always counts as held).
+unsigned lg_async_stream_waiter_retains(bool throwing);
+
+/// The 32 status flag bits of a task (`ActiveTaskStatus::Flags`, at +96), read atomically.
+uint32_t lg_task_status_flags(const void *task);
+
 #ifdef __cplusplus
 }
 #endif

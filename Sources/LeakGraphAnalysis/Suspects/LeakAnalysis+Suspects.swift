@@ -109,6 +109,7 @@ private struct SuspectFinder {
         }
         return backReferenceName(cycle, edges)
             ?? closureCapturingHolder(cycle, edges, pairs)
+            ?? streamKeptForTask(cycle, edges)
             ?? referenceToContainer(cycle, edges, pairs)
             ?? selfReference(cycle, edges)
             ?? closingReference(cycle, edges)
@@ -155,6 +156,16 @@ private struct SuspectFinder {
         return make(cycle, best.reference, .closureCapturingHolder, reason: reason, hint: "capture self weakly: `{ [weak self] in … }`")
     }
 
+    /// After rule 2: the Continuation of the stream a waiting task awaits, kept only inside the cycle.
+    private mutating func streamKeptForTask(_ cycle: RootCycle, _ edges: [Int]) -> SuspectReference? {
+        guard let index = edges.first(where: { graph.references[$0].path.isTaskResumption }) else { return nil }
+        return make(
+            cycle, index, .streamKeptForTask,
+            reason: "the only Continuation of the stream this task waits on is kept inside the cycle, so nothing "
+                + "outside it can ever resume the task",
+            hint: "finish the stream (`continuation.finish()`) when you are done with it, or cancel the task")
+    }
+
     /// Rule 3: a reference back to the object that keeps the source in a collection.
     private mutating func referenceToContainer(_ cycle: RootCycle, _ edges: [Int], _ pairs: Set<Pair>) -> SuspectReference? {
         let references = graph.references
@@ -193,6 +204,13 @@ private struct SuspectFinder {
             return nil
         }
         let path = graph.references[index].path
+        if path.isTaskSuspendedForever {
+            return make(
+                cycle, index, .selfReference,
+                reason: "the task waits on an AsyncStream that nothing can yield to or finish any more, and holds "
+                    + "itself until it completes",
+                hint: "finish the stream (`continuation.finish()`) or cancel the task when its owner goes away")
+        }
         let name = isSynthetic(graph.references[index].from) ? "" : path.propertyName
         let weak = path.weakCandidate == name ? ", or make it `weak var \(name)`" : ""
         return make(
@@ -281,7 +299,7 @@ private struct SuspectFinder {
     /// closure captures, box values) rather than stored properties the user named.
     private func isSynthetic(_ node: Int) -> Bool {
         switch graph.nodes[node].kind {
-        case .class, .other: false
+        case .class, .other, .task: false
         case .closureContext, .box, .arrayStorage, .dictionaryStorage, .setStorage: true
         }
     }

@@ -59,6 +59,11 @@ public struct SuspectReference: Sendable, Hashable {
         ///    connected cycle every closure context leads back to its holder, perhaps through a box or
         ///    another object). Hint: "capture self weakly: `{ [weak self] in … }`".
         case closureCapturingHolder
+        /// After rule 2: a waiting task's own retain held inside the cycle by the one holder of the stream
+        ///    it waits on (``LeakGraphModel/ReferencePath/isTaskResumption``, `continuation (resumes
+        ///    Task)`), e.g. a task whose own closure keeps its stream's only Continuation. Hint: "finish
+        ///    the stream (`continuation.finish()`) when you are done with it, or cancel the task".
+        case streamKeptForTask
         /// 3. A reference back to the object that keeps the source in a collection: `X → P` where `P`
         ///    references an array, dictionary or set storage that references `X` (`child.parent` while
         ///    `parent.children` holds the child). Lowest source node, then first reference, wins.

@@ -12,6 +12,8 @@ final class ObjectPlan {
     let tail: TailPlan?
     /// Why part of the object's layout could not be read (empty when read exactly).
     let unreadable: [String]
+    /// What the task rule (``TaskResumers``) needs to know about objects of this plan.
+    var role: Role = .none
     /// For a context object with exactly one capture: the captured type's name. Such an object is a
     /// box when a reference to it says so (see ``ReferenceScanner/Found``).
     var boxedTypeName: String?
@@ -31,6 +33,21 @@ final class ObjectPlan {
     }
 }
 
+extension ObjectPlan {
+    /// The runtime objects the task rule recognises.
+    enum Role: Equatable {
+        case none
+        /// A concurrency task LeakGraph reads (``TailPlan/taskClosure``).
+        case task
+        /// `AsyncStream<Element>._Storage` (`throwing`: `AsyncThrowingStream<Element, Failure>._Storage`):
+        /// the stream's state, with the continuations of waiting tasks.
+        case asyncStreamStorage(throwing: Bool)
+        /// `_Context` of either stream: what an `AsyncStream` value and its iterators hold (the
+        /// consumer's side, which cannot resume a waiting task).
+        case asyncStreamContext
+    }
+}
+
 /// Tail-allocated elements of collection storage.
 enum TailPlan {
     /// `_ContiguousArrayStorage<Element>`: count at +16, elements from `start` with `stride`.
@@ -47,6 +64,11 @@ enum TailPlan {
     /// `headerOffset` says whether anything in it needs destroying (the trivial flag). A buffer that is
     /// not trivial holds captured subscript arguments, which no metadata describes: not read.
     case keyPathBuffer(headerOffset: Int)
+    /// A concurrency task (metadata kind 0x502, recorded from `swift_task_create`): the closure context
+    /// of the function it runs, read only while the task is suspended or enqueued — not running (its
+    /// context may be released any moment) and not completed (released) — at the offset the runtime's
+    /// task layout gives (`lg_task_closure_context_offset`).
+    case taskClosure
 }
 
 /// How a dictionary key is shown in labels (`["a"]`, `[42]`), read from raw memory without copying.

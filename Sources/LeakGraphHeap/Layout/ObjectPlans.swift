@@ -1,3 +1,4 @@
+import CLeakGraphMetadata
 import LeakGraphModel
 
 /// Builds and caches one ``ObjectPlan`` per heap-object metadata.
@@ -25,6 +26,10 @@ final class ObjectPlans {
             return boxPlan(metadata)
         case .errorObject:
             return ObjectPlan(kind: .other, typeName: "(error box)", slots: [], tail: .errorValue)
+        case .task where lg_task_layout_known():
+            let plan = ObjectPlan(kind: .task, typeName: "Task", slots: [], tail: .taskClosure)
+            plan.role = .task
+            return plan
         case .task, .job:
             return ObjectPlan(kind: .other, typeName: "(async task)", slots: [], unreadable: ["task contents are not read"])
         default:
@@ -118,7 +123,17 @@ final class ObjectPlans {
         {
             kind = .other  // runtime-internal storage: strings, empty singletons, bridging classes
         }
-        return ObjectPlan(kind: kind, typeName: typeName, slots: slots, tail: tail, unreadable: unreadable)
+        let plan = ObjectPlan(kind: kind, typeName: typeName, slots: slots, tail: tail, unreadable: unreadable)
+        if let leaf = metadata.pointer(at: 40).map(ContextDescriptor.init), ["Swift", "_Concurrency"].contains(leaf.moduleName),
+            let family = leaf.parent?.name, family == "AsyncStream" || family == "AsyncThrowingStream"
+        {
+            switch leaf.name {
+            case "_Storage": plan.role = .asyncStreamStorage(throwing: family == "AsyncThrowingStream")
+            case "_Context": plan.role = .asyncStreamContext
+            default: break
+            }
+        }
+        return plan
     }
 
     // MARK: Closure contexts

@@ -37,6 +37,10 @@ enum SlotContent {
     case opaqueExistential(String)
     /// An enum value (including `Optional`) whose active case decides what is stored.
     case enumeration(EnumPlan)
+    /// A raw continuation (`Builtin.RawUnsafeContinuation`, the one field of `UnsafeContinuation`): the
+    /// address of the suspended task it resumes, held without a retain. Not a reference; the compact
+    /// walk hands it to ``ReferenceScanner/continuationFound`` for the task rule (``TaskResumers``).
+    case continuation
     /// A value whose layout could not be read; references inside it are not seen.
     case unreadable(String)
 }

@@ -56,6 +56,9 @@ final class ValueLayouts {
     // MARK: Builtins
 
     private func opaqueSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
+        if typeName(metadata) == "Builtin.RawUnsafeContinuation" {
+            return [Slot(offset: 0, path: .empty, content: .continuation)]
+        }
         guard ValueWitnesses(of: metadata).isNonPOD else { return [] }
         switch typeName(metadata) {
         case "Builtin.NativeObject":
@@ -79,6 +82,10 @@ final class ValueLayouts {
         let descriptor = ContextDescriptor(base: descriptorPointer)
         if descriptor.name == "Unmanaged", descriptor.moduleName == "Swift" {
             return [Slot(offset: 0, path: .empty, content: .reference(.unmanaged))]
+        }
+        if descriptor.name == "Task", ["Swift", "_Concurrency"].contains(descriptor.moduleName) {
+            // `Task<Success, Failure>` is one strong reference (`_task: Builtin.NativeObject`) to its task.
+            return [Slot(offset: 0, path: [.taskHandle], content: .reference(.strong))]
         }
         let count = descriptor.structNumFields
         guard count > 0 else { return rawLayoutSlots(metadata) }
@@ -235,6 +242,12 @@ final class ValueLayouts {
 
     private func enumSlots(_ metadata: UnsafeRawPointer, isOptional: Bool) -> [Slot] {
         let witnesses = ValueWitnesses(of: metadata)
+        if isOptional, witnesses.size == 8, let wrapped = metadata.pointer(at: 16) {
+            // `UnsafeContinuation?` (an `AsyncThrowingStream`'s waiting consumer): a raw continuation is
+            // never null, so nil is 0 and the value is the task's address.
+            let inner = slots(of: wrapped)
+            if inner.count == 1, inner[0].offset == 0, case .continuation = inner[0].content { return inner }
+        }
         guard witnesses.isNonPOD else { return [] }
         guard let descriptorPointer = metadata.pointer(at: 8), witnesses.getEnumTag != nil,
             witnesses.destructiveProjectEnumData != nil

@@ -9,9 +9,10 @@ import CLeakGraphMetadata
 /// and ends in the name (so a part without function types is resolved by the runtime on its own), its
 /// label, and which parts are function values. It accepts a deliberately small part of the grammar —
 /// symbolic references, standard types, nominal types, bound generics, `Optional` sugar, metatypes,
-/// existentials, tuples, formal and lowered function types with plain conventions — and returns `nil`
-/// for anything else (substitutions, generic signatures, word-substituted identifiers, coroutines,
-/// `@isolated(any)`…), so a name it cannot split exactly is never laid out by guesswork.
+/// existentials, tuples, formal and lowered function types with plain conventions (and `@isolated(any)`,
+/// whose values are 16 bytes too) — and returns `nil` for anything else (substitutions, generic
+/// signatures, word-substituted identifiers, coroutines…), so a name it cannot split exactly is never laid
+/// out by guesswork.
 struct LoweredTypeName {
     /// One type within the name: bytes `start ..< end` of the name.
     struct Node {
@@ -232,6 +233,7 @@ struct LoweredTypeName {
             let params: Set<UInt8> = Set("iclbnXxygevpm".utf8)
             let results: Set<UInt8> = Set("roduak".utf8)
             if peek() == UInt8(ascii: "e") { index += 1 }  // escaping
+            if peek() == UInt8(ascii: "A") { index += 1 }  // @isolated(any): still a pointer and a context
             guard let callee = peek(), Set("ygxt".utf8).contains(callee) else { return nil }
             index += 1
             var representation: MangledName.ImplFunctionRepresentation = callee == UInt8(ascii: "t") ? .thin : .thick

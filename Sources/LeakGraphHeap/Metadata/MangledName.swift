@@ -85,6 +85,9 @@ struct MangledName {
         var attributes = suffix[(marker + 1)..<(suffix.count - 1)].makeIterator()
         var next = attributes.next()
         if next == UInt8(ascii: "e") { next = attributes.next() }  // escaping
+        // `@isolated(any)` (a Task's operation): still a function pointer and a context, 16 bytes — the
+        // isolation is found through the context, not stored beside it (measured on 6.3.1).
+        if next == UInt8(ascii: "A") { next = attributes.next() }
         // Only letters may follow: conventions, `h` sendable, `H` async.
         guard suffix[(marker + 1)..<(suffix.count - 1)].allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
         else { return nil }

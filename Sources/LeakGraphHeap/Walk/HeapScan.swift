@@ -22,6 +22,9 @@ public struct HeapScan {
     let index: AddressIndex
     /// Per plan: the bytes of its live objects.
     let planBytes: [Int]
+    /// The suspended tasks whose own retain the walk attributed (``TaskResumers``), each also a strong
+    /// reference in ``strongGraph``: from its resumer, or from the task itself.
+    let resumptions: [TaskResumption]
 
     /// The number of live objects (nodes).
     public var liveObjects: Int { strongGraph.nodeCount }

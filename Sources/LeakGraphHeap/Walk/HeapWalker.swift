@@ -102,7 +102,11 @@ public struct HeapWalker {
         }
         let index = AddressIndex(count: count, skipped: skipped, address: address)
 
-        let scanner = ReferenceScanner(plans: plans, paths: false)
+        var currentSource = 0
+        var continuations: [(holder: Int, task: UInt)] = []
+        let scanner = ReferenceScanner(plans: plans, paths: false) { task in
+            continuations.append((currentSource, task))
+        }
         var unreadableCounts = [Int](repeating: 0, count: distinctPlans.count)
         var objectUnreadable: [DynamicKey: Int] = [:]
         var offsets: [UInt32] = [0]
@@ -123,6 +127,7 @@ public struct HeapWalker {
                 offsets.append(offsets[source])
                 continue
             }
+            currentSource = source
             scanner.scan(
                 object: object, plan: plan,
                 found: { _, ownership, target, _ in
@@ -142,10 +147,21 @@ public struct HeapWalker {
             }
             + objectUnreadable.map { WalkDiagnostic(typeName: $0.key.typeName, reason: $0.key.reason, objectCount: $0.value) }
         diagnostics.sort { ($0.objectCount, $0.typeName, $0.reason) > ($1.objectCount, $1.typeName, $1.reason) }
+        var strongGraph = StrongReferenceGraph(retainCounts: retainCounts, offsets: offsets, targets: targets)
+        let resumptions = TaskResumers.find(
+            graph: strongGraph,
+            continuations: continuations.map { ($0.holder, index.node(at: $0.task, address: address)) },
+            plan: { distinctPlans[Int(planIDs[$0])] },
+            status: { node in
+                UnsafeRawPointer(bitPattern: address(index.recordPosition(ofNode: node))).map(lg_task_status_flags) ?? 0
+            })
+        if !resumptions.isEmpty {
+            strongGraph = strongGraph.adding(resumptions.map { ($0.resumer ?? $0.task, $0.task) })
+        }
         return HeapScan(
-            strongGraph: StrongReferenceGraph(retainCounts: retainCounts, offsets: offsets, targets: targets),
+            strongGraph: strongGraph,
             diagnostics: diagnostics, trackedObjects: count, planIDs: planIDs, plans: distinctPlans, index: index,
-            planBytes: planBytes)
+            planBytes: planBytes, resumptions: resumptions)
     }
 
     /// The graph of the live objects `nodes` of `scan` (node indices, ascending): their nodes and every
@@ -190,17 +206,39 @@ public struct HeapWalker {
         var boxes = Set<Int>()
         var references: [Reference] = []
         references.reserveCapacity(nodes.count)
+        // Resumption references (TaskResumers), by resumer node: emitted beside the resumer's reference to
+        // the stream storage, with its path.
+        var resumptionsByResumer: [Int: [TaskResumption]] = [:]
+        var suspendedForever = Set<Int>()
+        for resumption in scan.resumptions {
+            if let resumer = resumption.resumer {
+                resumptionsByResumer[resumer, default: []].append(resumption)
+            } else {
+                suspendedForever.insert(resumption.task)
+            }
+        }
         for (source, node) in nodes.enumerated() {
             guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[source].address)) else { continue }
+            var pending = resumptionsByResumer[node] ?? []
             scanner.scan(
                 object: object, plan: scan.plan(of: node),
                 found: { path, ownership, target, targetIsBox in
-                    guard let targetNode = scan.index.node(at: target, address: address),
-                        let targetIndex = graphIndex(targetNode)
-                    else { return }
+                    guard let targetNode = scan.index.node(at: target, address: address) else { return }
+                    if ownership == .strong, let at = pending.firstIndex(where: { $0.storage == targetNode }) {
+                        let resumption = pending.remove(at: at)
+                        if let taskIndex = graphIndex(resumption.task) {
+                            references.append(
+                                Reference(
+                                    from: source, to: taskIndex, path: path.appending(.resumesTask), ownership: .strong))
+                        }
+                    }
+                    guard let targetIndex = graphIndex(targetNode) else { return }
                     references.append(Reference(from: source, to: targetIndex, path: path, ownership: ownership))
                     if targetIsBox { boxes.insert(targetIndex) }
                 })
+            if suspendedForever.contains(node) {
+                references.append(Reference(from: source, to: source, path: [.suspendedForever], ownership: .strong))
+            }
         }
         graph.references = references
         Self.markBoxes(boxes, plans: { scan.plan(of: nodes[$0]) }, in: &graph)

@@ -17,9 +17,13 @@ struct ReferenceScanner {
     /// Whether references carry their paths (and weak references are read).
     let paths: Bool
 
-    init(plans: ObjectPlans, paths: Bool = true) {
+    /// Receives the task address of every raw continuation found (``SlotContent/continuation``), when set.
+    let continuationFound: ((UInt) -> Void)?
+
+    init(plans: ObjectPlans, paths: Bool = true, continuationFound: ((UInt) -> Void)? = nil) {
         self.plans = plans
         self.paths = paths
+        self.continuationFound = continuationFound
     }
 
     /// `path` followed by `step`, or the empty path when paths are not wanted.
@@ -73,6 +77,13 @@ struct ReferenceScanner {
             if object.uint32(at: headerOffset) & 0x8000_0000 == 0 {
                 unreadable("captured subscript arguments of a key path are not read (no metadata describes them)")
             }
+        case .taskClosure:
+            let offset = lg_task_closure_context_offset(object)
+            let status = lg_task_status_flags(object)
+            guard offset >= 0, status & (LG_TASK_STATUS_RUNNING | LG_TASK_STATUS_COMPLETE) == 0,
+                let context = object.pointer(at: offset)
+            else { return }
+            found(onePath(.taskClosure), .strong, UInt(bitPattern: context), false)
         case .setBuckets(let element, let stride):
             guard !element.isEmpty, let elements = object.pointer(at: 48) else { return }
             forEachOccupiedBucket(object, bitmapOffset: 56) { bucket in
@@ -111,6 +122,9 @@ struct ReferenceScanner {
             case .boxReference:
                 let target = address.word()
                 if target != 0 { found(path, .strong, target, true) }
+            case .continuation:
+                let task = address.word()
+                if task != 0 { continuationFound?(task) }
             case .bridgeObject:
                 let word = address.word()
                 if word != 0, word >> 60 == 0 { found(path, .strong, word, false) }

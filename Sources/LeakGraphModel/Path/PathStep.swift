@@ -42,6 +42,18 @@ public enum PathStep: Sendable, Hashable {
     /// Inside the internal storage of a standard-library value (`Array`, `Dictionary`, `Set`, `String`
     /// buffers, reached through their private properties and bridge objects; written as nothing).
     case storage
+    /// The task a `Task<Success, Failure>` value refers to (written ` (Task)`: `refreshTask (Task)`).
+    case taskHandle
+    /// The closure context a task that has not completed keeps for the function it runs (written
+    /// `closure`).
+    case taskClosure
+    /// The retain a suspended task holds on itself, attributed to the only holder of the `AsyncStream`
+    /// storage it awaits — the one object that could resume it (written ` (resumes Task)` after the
+    /// holder's path to the storage: `continuation (resumes Task)`).
+    case resumesTask
+    /// The retain a suspended task holds on itself when nothing can resume it (a reference from the task
+    /// to itself, written `suspended, nothing can resume it`).
+    case suspendedForever
     /// A label from a report written before references carried paths: shown as it is, never interpreted.
     case label(String)
 }

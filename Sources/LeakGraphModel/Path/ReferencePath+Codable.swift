@@ -21,7 +21,7 @@ extension PathStep: Codable {
     private enum Kind: String, Codable {
         case property, tupleElement, enumCase, optionalPayload, indirectPayload, existentialValue, existentialBox
         case element, dictionaryKey, dictionaryValue, setMember, closureContext, capture, captureBox, boxValue
-        case errorValue, storage, label
+        case errorValue, storage, label, taskHandle, taskClosure, resumesTask, suspendedForever
     }
 
     /// Decodes one step; an unknown `kind` is an error (a newer writer's step this reader cannot show).
@@ -49,6 +49,10 @@ extension PathStep: Codable {
         case .errorValue: self = .errorValue
         case .storage: self = .storage
         case .label: self = .label(try container.decode(String.self, forKey: .text))
+        case .taskHandle: self = .taskHandle
+        case .taskClosure: self = .taskClosure
+        case .resumesTask: self = .resumesTask
+        case .suspendedForever: self = .suspendedForever
         }
     }
 
@@ -103,6 +107,14 @@ extension PathStep: Codable {
         case .label(let text):
             try container.encode(Kind.label, forKey: .kind)
             try container.encode(text, forKey: .text)
+        case .taskHandle:
+            try container.encode(Kind.taskHandle, forKey: .kind)
+        case .taskClosure:
+            try container.encode(Kind.taskClosure, forKey: .kind)
+        case .resumesTask:
+            try container.encode(Kind.resumesTask, forKey: .kind)
+        case .suspendedForever:
+            try container.encode(Kind.suspendedForever, forKey: .kind)
         }
     }
 }

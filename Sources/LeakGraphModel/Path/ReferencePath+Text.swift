@@ -78,6 +78,14 @@ extension ReferencePath {
                 result += " (closure)"
             case .captureBox:
                 result += " (box)"
+            case .taskHandle:
+                result += " (Task)"
+            case .taskClosure:
+                component("closure")
+            case .resumesTask:
+                result += " (resumes Task)"
+            case .suspendedForever:
+                component("suspended, nothing can resume it")
             case .optionalPayload, .storage:
                 break
             }
@@ -95,6 +103,18 @@ extension ReferencePath {
     /// Whether the reference is a closure's context: the path ends in a function value.
     public var isClosure: Bool {
         steps.last == .closureContext
+    }
+
+    /// Whether the reference is the retain a suspended task holds on itself, attributed to the one holder
+    /// of the stream it waits on (``PathStep/resumesTask``).
+    public var isTaskResumption: Bool {
+        steps.last == .resumesTask
+    }
+
+    /// Whether the reference is a suspended task's retain on itself that nothing can release: the task
+    /// waits on a stream that nothing can yield to or finish any more (``PathStep/suspendedForever``).
+    public var isTaskSuspendedForever: Bool {
+        steps.last == .suspendedForever
     }
 
     /// Whether the text starts with a subscript (`[2]`, `["key"]`), so that a renderer writes it right
@@ -116,11 +136,14 @@ extension ReferencePath {
             case .capture: return "capture"
             case .setMember: return "member"
             case .boxValue, .errorValue: return "value"
+            case .taskClosure: return "closure"
             case .dictionaryKey: return "key"
             case .element, .dictionaryValue: return ""
             case .enumCase, .optionalPayload, .indirectPayload, .existentialValue, .existentialBox, .closureContext,
-                .captureBox, .storage:
+                .captureBox, .storage, .taskHandle, .resumesTask:
                 continue
+            case .suspendedForever:
+                return ""
             }
         }
         return ""

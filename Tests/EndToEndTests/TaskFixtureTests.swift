@@ -1,0 +1,79 @@
+import LeakGraphReport
+import Testing
+
+// Tasks (LEAK-PATTERNS row 21) under `leakgraph run`, at -Onone and -O: a `Task` stored in its owner whose
+// closure captures the owner while it waits on an AsyncStream nothing will finish, a cycle keeping a
+// finished task, and a task nothing can resume. Must report nothing: the same shapes fixed with
+// `[weak self]` and a cancel, a task that finished, one still running at exit, one whose stream finished,
+// and those that can still be resumed (a Continuation kept by a global or by a live object, the task's
+// handle kept by a global).
+
+@Suite("Tasks", .timeLimit(.minutes(10)))
+struct TaskFixtureTests {
+    @Test("Task { for (try) await … { self… } } stored in self; a finished task held by a cycle; an abandoned task", arguments: Optimization.allCases)
+    func taskCycles(_ optimization: Optimization) async throws {
+        let report = try await checkKindFixture(
+            "TaskCycle", optimization,
+            leaking: LeakExpectation([
+                CycleShape(members: ["Fixture.FeedViewModel", "(task)", "(closureContext)", "(closureContext)"]),
+                CycleShape(members: ["Fixture.SearchViewModel", "(task)", "(closureContext)", "(closureContext)"]),
+                CycleShape(members: ["Fixture.Pair", "Fixture.Pair"], holds: ["(task)"]),
+                CycleShape(members: ["(task)", "(closureContext)"]),
+                CycleShape(members: ["(task)"], holds: ["(closureContext)", "(closureContext)", "(box)"]),
+            ]),
+            edges: [
+                // The view model's task: the handle, the task's closure context (the Task initializer's thunk
+                // around the closure), the closure's capture of self; the task's own retain is the view
+                // model's, the only holder of the stream's Continuation.
+                "Fixture.FeedViewModel —refreshTask (Task)→ (task)",
+                "(task) —closure→ (closureContext)",
+                "(closureContext) —capture[0] (closure)→ (closureContext)",
+                "(closureContext) —capture[1]→ Fixture.FeedViewModel",
+                "Fixture.FeedViewModel —continuation (resumes Task)→ (task)",
+                // The same through an AsyncThrowingStream, which keeps its one waiter's continuation inline.
+                "Fixture.SearchViewModel —searchTask (Task)→ (task)",
+                "(task) —closure→ (closureContext)",
+                "(closureContext) —capture[0] (closure)→ (closureContext)",
+                "(closureContext) —capture[1]→ Fixture.SearchViewModel",
+                "Fixture.SearchViewModel —continuation (resumes Task)→ (task)",
+                // A finished task keeps no closure: only its handle leads to it.
+                "Fixture.Pair —partner→ Fixture.Pair",
+                "Fixture.Pair —partner→ Fixture.Pair",
+                "Fixture.Pair —job (Task)→ (task)",
+                // A task whose closure keeps its own stream's only Continuation.
+                "(task) —closure→ (closureContext)",
+                "(closureContext) —capture[2] (resumes Task)→ (task)",
+                // The abandoned task: nothing holds a Continuation of its stream any more.
+                "(task) —suspended, nothing can resume it→ (task)",
+                "(task) —closure→ (closureContext)",
+                "(closureContext) —capture[0] (closure)→ (closureContext)",
+                "(closureContext) —capture[2] (box)→ (box)",
+            ],
+            cleanModes: ["fixed", "finished", "running", "streamFinished", "continuationHeld", "serviceHeld", "serviceOnly", "handleHeld"])
+        guard let report else { return }
+        // Every retain on each task is accounted for: its handles, and its own retain while it waits.
+        let tasks = report.leaks.filter { $0.kind == "task" }
+        #expect(tasks.count == 5)
+        for task in tasks {
+            #expect(task.type == "Task")
+            #expect(task.proof.map { $0.retainCount == $0.inEdges.count } == true, "\(task)")
+        }
+        #expect(Set(tasks.map(\.retainCount)) == [1, 2])
+        let cycle = try #require(report.cycles.first { cycle in
+            cycle.members.contains { id in report.leaks.first { $0.id == id }?.type == "Fixture.FeedViewModel" }
+        })
+        #expect(cycle.suspect?.hint.contains("[weak self]") == true, "\(String(describing: cycle.suspect))")
+        let abandoned = try #require(report.cycles.first { $0.members.count == 1 })
+        #expect(abandoned.suspect?.hint.contains("continuation.finish()") == true)
+        let selfFed = try #require(report.cycles.first { cycle in
+            cycle.members.count == 2 && cycle.members.allSatisfy { id in report.leaks.first { $0.id == id }?.kind != "class" }
+        })
+        #expect(selfFed.suspect?.label.hasSuffix("(resumes Task)") == true, "\(String(describing: selfFed.suspect))")
+        // The task is created where the program wrote `Task { … }`.
+        let viewModelTask = try #require(
+            report.leaks.first { leak in
+                leak.kind == "task" && report.references.contains { $0.to == leak.id && $0.label == "refreshTask (Task)" }
+            })
+        #expect(viewModelTask.backtrace.contains { $0.function.contains("startStrong") || $0.function.contains("Task") })
+    }
+}
