@@ -50,13 +50,23 @@ struct AppSampleTests {
         #expect(fixed.result.standardOutput.contains("3 of 3 view controllers were freed"), "\(fixed.result.summary)")
     }
 
-    @Test("NeighBird: one root cycle through ChatViewController, two cuts (the slide control's strong delegate, the message observer closure); fixed: clean",
+    @Test("NeighBird: one root cycle through ChatViewController, two cuts (the slide control's strong delegate, the message observer closure); fixed: clean; task: the refresh Task waiting on a stream only the screen resumes is a cycle member",
           arguments: Optimization.allCases)
     func neighBird(_ optimization: Optimization) async throws {
         let program = try await SampleBuilds.shared.executable("NeighBird", optimization).path
         async let leaking = LeakgraphRun.run(program, ["leak"])
+        async let taskHeld = LeakgraphRun.run(program, ["task"])
         let fixed = try await LeakgraphRun.run(program, ["fixed"])
         let leak = try await leaking
+
+        // The refresh task waiting forever on a stream only the screen can resume: screen → task → screen.
+        let task = try #require(try await taskHeld.report, "\(try await taskHeld.result.summary)")
+        #expect(task.cycles.count == 1)
+        let taskCycle = try #require(task.cycles.first)
+        #expect(taskCycle.members.map { task.leaks[$0].type }.contains("NeighBird.ChatViewController"))
+        #expect(taskCycle.members.contains { task.leaks[$0].kind == "task" }, "the Task is a member of the cycle")
+        #expect(task.references.contains { $0.label == "refreshTask (Task)" })
+        #expect(task.references.contains { $0.label == "memberUpdates (resumes Task)" })
 
         let expected = LeakExpectation([
             CycleShape(

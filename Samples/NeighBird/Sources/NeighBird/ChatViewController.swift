@@ -52,10 +52,13 @@ final class ChatViewController: SlideControlDelegate {
         }
     }
 
-    /// Waits for the refresh to finish (`task` mode: it never does, so it does not wait).
+    /// Waits for the refresh to finish (`task` mode: it never does, so it waits only until the task
+    /// is suspended waiting for member updates).
     func refreshed() async {
         if mode != .task {
             await refreshTask?.value
+        } else {
+            try? await Task.sleep(for: .milliseconds(100))
         }
     }
 
