@@ -77,6 +77,8 @@ extension LeakReport {
         }
         json.key("summary")
         json.write(summary)
+        json.key("verdict")
+        json.string(verdict.rawValue)
         json.closeObject()
         return json.bytes
     }

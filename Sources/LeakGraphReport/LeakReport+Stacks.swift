@@ -6,7 +6,7 @@ import LeakGraphModel
 /// every ``LeakReport/Leak`` keeps its ``LeakReport/Leak/backtrace``; only the file form differs.
 extension LeakReport {
     private enum Keys: String, CodingKey {
-        case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks, liveTypes
+        case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks, liveTypes, verdict
     }
 
     /// One leak as version 2 writes it: the leak's own fields, with `stack` in place of its backtrace.
@@ -103,5 +103,6 @@ extension LeakReport {
         try container.encode(cycles, forKey: .cycles)
         try container.encode(diagnostics, forKey: .diagnostics)
         try container.encodeIfPresent(liveTypes, forKey: .liveTypes)
+        try container.encode(verdict.rawValue, forKey: .verdict)
     }
 }

@@ -12,7 +12,7 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
+                [--frames <n>] [--live-histogram] [--leak-exit-code <n>] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
                 -- <executable> [<argument> ...]
                 """,
             discussion: """
@@ -30,10 +30,12 @@ extension Leakgraph {
                 overview and each cycle its own file, PATH with -cycle-N before the extension \
                 (ring.svg → ring-cycle-1.svg, …). The HTML report is one self-contained file.
 
-                Exit status: 1 when leaks were found (other than known leaks of libraries such as \
-                XCTest's own, which are reported but do not fail the run); 2 for a usage or tool error (missing executable, \
-                statically linked Swift runtime, a program that crashed before the check, …); otherwise \
-                the program's own exit status.
+                Exit status: the program's own status when it is not 0 (a failing program wins, leaks \
+                or not); else 23 when leaks were found (--leak-exit-code sets it; known leaks of \
+                libraries such as XCTest's own are reported but do not fail the run); else 0. 2 for a \
+                usage or tool error (missing executable, statically linked Swift runtime, an output \
+                that cannot be written, …). The last line on standard error states the leak verdict, the \
+                program's status and the exit status (docs/exit-status.md).
                 """
         )
 
@@ -50,7 +52,7 @@ extension Leakgraph {
             "Creation-stack frames to record per object (0–\(LG_FRAMES_LIMIT); 0 records none).", valueName: "n")
 
         /// How many creation-stack frames the preload library records per object (`LEAKGRAPH_FRAMES`).
-        @Option(help: Run.framesHelp)
+        @Option(parsing: .unconditional, help: Run.framesHelp)
         var frames: Int = Run.defaultFrames
 
         /// Whether the report counts every live object by type (`liveTypes`, for `leakgraph diff`).
@@ -58,6 +60,14 @@ extension Leakgraph {
             name: .customLong("live-histogram"),
             help: "Also count every live object at exit by type, in the JSON report (for `leakgraph diff`).")
         var liveHistogram = false
+
+        /// The exit status when leaks are found and the program exited with 0 (`--leak-exit-code`).
+        @Option(
+            name: .customLong("leak-exit-code"), parsing: .unconditional,
+            help: ArgumentHelp(
+                "Exit status when leaks are found and the program succeeded (0–255; default \(RunExitStatus.defaultLeakStatus)).",
+                valueName: "n"))
+        var leakExitCode = Int(RunExitStatus.defaultLeakStatus)
 
         /// Checks while the program runs (`--every`, `--report-dir`, `--check-signal`).
         @OptionGroup var monitor: MonitorOptions
@@ -75,6 +85,11 @@ extension Leakgraph {
                 throw ValidationError("Missing the program to run: leakgraph run [options] -- EXECUTABLE [ARGUMENTS…]")
             }
             try Run.validate(frames: frames)
+            guard RunExitStatus.leakStatusRange.contains(leakExitCode) else {
+                throw ValidationError(
+                    "--leak-exit-code must be an exit status from \(RunExitStatus.leakStatusRange.lowerBound) to "
+                        + "\(RunExitStatus.leakStatusRange.upperBound), not \(leakExitCode)")
+            }
         }
 
         /// Rejects a `--frames` value out of ``framesRange`` (a usage error, exit status 2).
@@ -102,8 +117,13 @@ extension Leakgraph {
                 executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
                 environment: environment.merging(try monitor.environment()) { _, monitor in monitor },
                 rendering: ChildRendering(for: outputs), liveTypes: liveHistogram, in: workspace)
-            try Run.publish(check, to: outputs)
-            throw ExitCode(Run.exitStatus(for: check.synopsis))
+            let synopsis = check.synopsis
+            let exit = RunExitStatus(
+                programStatus: Int32(truncatingIfNeeded: synopsis.program.exitStatus), verdict: synopsis.verdict,
+                leakStatus: Int32(leakExitCode))
+            try Run.publish(check, to: outputs, summarize: false)
+            printError(exit.finalLine(synopsis, textPath: outputs.textPath))
+            throw ExitCode(exit.status)
         }
 
         /// Runs `executable` (`command[0]` is the name it is given, the rest its arguments) with the
@@ -169,21 +189,17 @@ extension Leakgraph {
             return .decoded(report)
         }
 
-        /// 1 when leaks were found outside known library leaks (see `KnownLibraryLeaks`), else the
-        /// program's own status.
-        static func exitStatus(for synopsis: ReportSynopsis) -> Int32 {
-            synopsis.leakedObjectsOutsideLibraries > 0 ? 1 : Int32(truncatingIfNeeded: synopsis.program.exitStatus)
-        }
-
         /// Writes the JSON report, the text summary (to standard error unless `--text` names a file) and the
-        /// graphs where `outputs` say.
-        static func publish(_ check: FinishedCheck, to outputs: OutputOptions) throws(ToolError) {
+        /// graphs where `outputs` say; with `summarize`, a one-line summary on standard error when the text
+        /// went to a file (`leakgraph test`; `leakgraph run` ends with ``RunExitStatus/finalLine(_:textPath:)``).
+        static func publish(_ check: FinishedCheck, to outputs: OutputOptions, summarize: Bool = true) throws(ToolError) {
             let terminal = { (text: String) in writeToStandardError(text.hasSuffix("\n") ? text : text + "\n") }
+            let summary = summarize ? { (line: String) in printError(line) } : { (_: String) in }
             switch check {
             case .rendered(let files):
-                try outputs.write(files, terminal: terminal, summarize: { printError($0) })
+                try outputs.write(files, terminal: terminal, summarize: summary)
             case .decoded(let report):
-                try outputs.write(report, terminal: terminal, summarize: { printError($0) })
+                try outputs.write(report, terminal: terminal, summarize: summary)
             }
         }
     }

@@ -48,7 +48,7 @@ extension Leakgraph {
         @OptionGroup var outputs: OutputOptions
 
         /// How many creation-stack frames the preload library records per object.
-        @Option(help: Run.framesHelp)
+        @Option(parsing: .unconditional, help: Run.framesHelp)
         var frames: Int = Run.defaultFrames
 
         /// Arguments for `swift build`, after `--`.

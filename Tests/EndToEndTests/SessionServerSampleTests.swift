@@ -34,7 +34,7 @@ struct SessionServerSampleTests {
         let periodicFolder = try Scratch.directory("session-server-reports")
         let periodic = try await LeakgraphRun.run(
             program, ["--seconds", "1.5"], options: ["--every", "200ms", "--report-dir", periodicFolder.path])
-        #expect(periodic.result.status == 1, "\(periodic.result.summary)")
+        #expect(periodic.result.status == LeakgraphRun.leakStatus, "\(periodic.result.summary)")
         let reports = try monitorReports(in: periodicFolder)
         #expect(reports.count == 1, "reported once: \(reports.count) reports — \(periodic.result.summary)")
         if let report = reports.first {
@@ -53,7 +53,7 @@ struct SessionServerSampleTests {
         let signalFolder = try Scratch.directory("session-server-signal")
         let signalled = try await LeakgraphRun.run(
             program, ["--seconds", "1.2", "--signal-self", "--signal-at", "40"], options: ["--every", "1h", "--report-dir", signalFolder.path])
-        #expect(signalled.result.status == 1, "\(signalled.result.summary)")
+        #expect(signalled.result.status == LeakgraphRun.leakStatus, "\(signalled.result.summary)")
         #expect(try monitorReports(in: signalFolder).count == 1, "\(signalled.result.summary) \(signalled.result.standardError)")
 
         // SIGTERM ends the program as without LeakGraph (no check at exit); what the monitor found
