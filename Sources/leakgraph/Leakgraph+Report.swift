@@ -50,7 +50,8 @@ extension Leakgraph {
                 FileHandle.standardOutput.write(Data(TextReport.render(report).utf8))
                 return
             }
-            try outputs.write(report, terminal: { _ in })
+            try outputs.write(
+                report, terminal: { _ in }, fallback: { FileHandle.standardOutput.write(Data($0.utf8)) })
         }
 
         /// Reads and decodes the JSON report at `path`.

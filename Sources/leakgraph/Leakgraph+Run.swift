@@ -118,11 +118,20 @@ extension Leakgraph {
                 environment: environment.merging(try monitor.environment()) { _, monitor in monitor },
                 rendering: ChildRendering(for: outputs), liveTypes: liveHistogram, in: workspace)
             let synopsis = check.synopsis
-            let exit = RunExitStatus(
+            var exit = RunExitStatus(
                 programStatus: Int32(truncatingIfNeeded: synopsis.program.exitStatus), verdict: synopsis.verdict,
                 leakStatus: Int32(leakExitCode))
-            try Run.publish(check, to: outputs, summarize: false)
-            printError(exit.finalLine(synopsis, textPath: outputs.textPath))
+            var textPath = outputs.textPath
+            do throws(ToolError) {
+                try Run.publish(check, to: outputs, summarize: false)
+            } catch {
+                printError("leakgraph: \(error.message)")
+                exit.outputFailed = true
+                if error.message.hasPrefix("cannot write the text summary") {
+                    textPath = nil  // the summary went to the terminal instead
+                }
+            }
+            printError(exit.finalLine(synopsis, textPath: textPath))
             throw ExitCode(exit.status)
         }
 

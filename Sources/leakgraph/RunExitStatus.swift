@@ -23,15 +23,19 @@ struct RunExitStatus: Equatable {
     var verdict: LeakReport.Verdict
     /// The status for leaks found (`--leak-exit-code`).
     var leakStatus: Int32
+    /// Whether an output could not be written: a tool error, whatever the verdict.
+    var outputFailed = false
 
     /// The exit status of `leakgraph run`.
     var status: Int32 {
+        if outputFailed { return ToolError.exitStatus }
         if programStatus != 0 { return programStatus }
         return verdict == .leaksFound ? leakStatus : 0
     }
 
     /// Why ``status`` is what it is, in a few words.
     private var reason: String {
+        if outputFailed { return "an output could not be written" }
         if programStatus != 0 {
             return verdict == .leaksFound ? "the program's status wins over the leak status" : "the program's status"
         }
