@@ -107,16 +107,29 @@ extension Leakgraph {
             let environment = currentEnvironment()
             let name = command[0]
             let executable = try ExecutableLocator.resolve(name, searchPath: environment["PATH"])
-            try RuntimeLinkageCheck.check(executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
+            try SwiftPMCommandGuidance.check(command: command, executable: executable)
+            let script = FollowedProcesses.isScript(executable)
+            if script {
+                guard monitor.every == nil else {
+                    throw ToolError("--every checks one program; run the Swift program directly, not the script \(executable)")
+                }
+            } else {
+                try RuntimeLinkageCheck.check(executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
+            }
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
 
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
-            let check = try Run.check(
-                executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                environment: environment.merging(try monitor.environment()) { _, monitor in monitor },
-                rendering: ChildRendering(for: outputs), liveTypes: liveHistogram, in: workspace)
+            let check =
+                script
+                ? try FollowedProcesses.check(
+                    executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
+                    environment: environment, liveTypes: liveHistogram, in: workspace)
+                : try Run.check(
+                    executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
+                    environment: environment.merging(try monitor.environment()) { _, monitor in monitor },
+                    rendering: ChildRendering(for: outputs), liveTypes: liveHistogram, in: workspace)
             let synopsis = check.synopsis
             var exit = RunExitStatus(
                 programStatus: Int32(truncatingIfNeeded: synopsis.program.exitStatus), verdict: synopsis.verdict,

@@ -56,12 +56,12 @@ struct CommandLineErrorTests {
         )
     }
 
-    @Test("a file that is not ELF (a script)")
+    @Test("a file that is neither ELF nor a script")
     func notELF() async throws {
-        let script = try Scratch.directory("script").appendingPathComponent("script.sh")
-        try Data("#!/bin/sh\nexit 0\n".utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        expectToolError(try await LeakgraphRun.run(script.path, []), "\(script.path) is not an ELF file")
+        let file = try Scratch.directory("data").appendingPathComponent("data.bin")
+        try Data("plain text\n".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        expectToolError(try await LeakgraphRun.run(file.path, []), "\(file.path) is not an ELF file")
     }
 
     @Test("a Swift program linked with -static-stdlib")

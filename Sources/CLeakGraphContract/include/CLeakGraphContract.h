@@ -32,6 +32,16 @@ extern "C" {
 /// (`leakgraph run --live-histogram`). Absent or anything else: it does not.
 #define LG_ENV_LIVE_TYPES "LEAKGRAPH_LIVE_TYPES"
 
+/// `1`: follow the processes the program starts (`leakgraph run SCRIPT`). `LG_ENV_OUTPUT` is then a
+/// directory: every process that uses the Swift runtime writes its own JSON report there, named
+/// `LG_FOLLOW_REPORT_PREFIX<pid>.json` (its `.error` beside it), the path taken at exit so that a
+/// forked child does not write over its parent; processes without the Swift runtime (the shell) are
+/// left alone. The environment is kept for children (not restored), so grandchildren are followed
+/// too. Absent or anything else: only the program itself is checked, and its children are not.
+#define LG_ENV_FOLLOW "LEAKGRAPH_FOLLOW"
+/// The start of the name of each followed process's report in the `LG_ENV_OUTPUT` directory.
+#define LG_FOLLOW_REPORT_PREFIX "process-"
+
 /// Milliseconds between the periodic leak checks of the monitor that `leakgraph run --every` asks
 /// for: a decimal integer in 1...LG_MONITOR_INTERVAL_LIMIT. Absent or invalid: no monitor, only the
 /// check at exit. The monitor reports each confirmed leak once, by fingerprint, to standard error
