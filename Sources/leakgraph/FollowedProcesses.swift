@@ -36,7 +36,8 @@ enum FollowedProcesses {
     ) throws(ToolError) -> FinishedCheck {
         let folder = try directory(in: workspace)
         var childEnvironment = ChildEnvironment(
-            inheriting: environment, preloadLibrary: preloadLibrary, reportPath: folder, frames: frames,
+            inheriting: environment, preloadLibrary: try workspace.preloadablePath(for: preloadLibrary),
+            reportPath: folder, frames: frames,
             program: nil, liveTypes: liveTypes)
         childEnvironment.variables[LG_ENV_FOLLOW] = "1"
         let termination = try ChildProcess.run(path: executable, arguments: command, environment: childEnvironment.entries)

@@ -159,7 +159,8 @@ extension Leakgraph {
             rendering: ChildRendering, liveTypes: Bool = false, in workspace: ReportWorkspace
         ) throws(ToolError) -> FinishedCheck {
             let childEnvironment = ChildEnvironment(
-                inheriting: environment, preloadLibrary: preloadLibrary, reportPath: workspace.reportPath,
+                inheriting: environment, preloadLibrary: try workspace.preloadablePath(for: preloadLibrary),
+                reportPath: workspace.reportPath,
                 frames: frames, program: executable, rendering: rendering, liveTypes: liveTypes
             )
             let termination = try ChildProcess.run(

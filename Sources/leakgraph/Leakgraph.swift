@@ -13,6 +13,7 @@ struct Leakgraph: ParsableCommand {
             rendered the report (leaks or not) and with 2 for a usage or tool error. `diff` exits with 1 \
             when the new report has new or more leaks, 2 for a usage or tool error, else 0.
             """,
+        version: LeakgraphVersion.text,
         subcommands: [Run.self, Test.self, Report.self, Diff.self]
     )
 
