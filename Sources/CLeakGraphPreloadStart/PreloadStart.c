@@ -4,6 +4,8 @@
 #include "CLeakGraphPreloadStart.h"
 #include "CLeakGraphContract.h"
 #include "CLeakGraphHook.h"
+#include "TerminationSignals.h"
+#include <sys/prctl.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -123,6 +125,17 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_MONITOR_INTERVAL);
     unsetenv(LG_ENV_MONITOR_DIRECTORY);
     unsetenv(LG_ENV_MONITOR_SIGNAL);
+    unsetenv(LG_ENV_PARENT_PID);
+}
+
+/// Dies with `leakgraph run`: the program it started itself asks for SIGTERM when its parent dies,
+/// and ends at once if that parent is already gone (its parent is then another process).
+static void lg_die_with_leakgraph(void) {
+    unsigned long parent = 0;
+    if (!lg_contract_parse_number(getenv(LG_ENV_PARENT_PID), 4194304, &parent) || parent == 0) return;
+    if ((unsigned long)getppid() != parent) return;  // a grandchild (a followed script's program)
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if ((unsigned long)getppid() != parent) raise(SIGTERM);
 }
 
 /// Interposes `free` for the whole program: the Swift runtime's deallocation ends here, and so do
@@ -198,8 +211,13 @@ static int lg_main_program_uses_swift(void) {
 /// report and its text name; `leakgraph run` checks it against the status it sees.
 static void lg_preload_at_exit(int status, void *unused) {
     (void)unused;
+    if (!lg_output_path[0]) return;
+    if (!lg_final_check_claim()) {
+        // A terminating signal's check runs: it writes the report, then the signal ends the program.
+        for (;;) pause();
+    }
     if (lg_follow_directory[0]) lg_follow_output_path();
-    if (lg_output_path[0]) leakgraph_preload_check(lg_output_path, status & 0xff);
+    leakgraph_preload_check(lg_output_path, status & 0xff, 0);
 }
 
 /// Keeps what the CLI asked to render and the program path, read now because the environment is
@@ -216,6 +234,7 @@ static void lg_read_render_request(void) {
 __attribute__((constructor)) static void lg_preload_start(void) {
     const char *output = getenv(LG_ENV_OUTPUT);
     if (!output || !*output || strlen(output) >= sizeof(lg_output_path)) return;
+    lg_die_with_leakgraph();
     const char *follow = getenv(LG_ENV_FOLLOW);
     if (follow && strcmp(follow, "1") == 0) {
         if (strlen(output) >= sizeof(lg_follow_directory)) return;
@@ -259,5 +278,6 @@ __attribute__((constructor)) static void lg_preload_start(void) {
         return;
     }
     on_exit(lg_preload_at_exit, NULL);
+    lg_termination_signals_install(lg_output_path);
     lg_start_monitor();
 }

@@ -299,6 +299,10 @@ extension JSONText {
         integer(program.exitStatus)
         key("path")
         string(program.path)
+        if let signal = program.signal {
+            key("signal")
+            string(signal)
+        }
         closeObject()
     }
 

@@ -54,14 +54,20 @@ public struct LeakReport: Sendable, Codable, Equatable {
         public var path: String
         /// The arguments it was given (without the executable).
         public var arguments: [String]
-        /// Its exit status (0 when the check ran in-process before exit).
+        /// Its exit status (0 when the check ran in-process before exit; 128 + the signal's number
+        /// when a signal ended it, as a shell reports it).
         public var exitStatus: Int
+        /// The signal that ended the program (`SIGTERM`), when the check ran because of it: the
+        /// program did not handle the signal itself, so the check ran and the program then died
+        /// of it (additional field, absent otherwise).
+        public var signal: String?
 
         /// Creates a program description.
-        public init(path: String, arguments: [String], exitStatus: Int) {
+        public init(path: String, arguments: [String], exitStatus: Int, signal: String? = nil) {
             self.path = path
             self.arguments = arguments
             self.exitStatus = exitStatus
+            self.signal = signal
         }
     }
 

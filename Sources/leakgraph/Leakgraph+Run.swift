@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLeakGraphCLISignals
 import CLeakGraphContract
 import Foundation
 import LeakGraphReport
@@ -134,6 +135,7 @@ extension Leakgraph {
             var exit = RunExitStatus(
                 programStatus: Int32(truncatingIfNeeded: synopsis.program.exitStatus), verdict: synopsis.verdict,
                 leakStatus: Int32(leakExitCode))
+            exit.signal = synopsis.program.signal.flatMap(SignalDescription.number(named:))
             var textPath = outputs.textPath
             do throws(ToolError) {
                 try Run.publish(check, to: outputs, summarize: false)
@@ -145,6 +147,9 @@ extension Leakgraph {
                 }
             }
             printError(exit.finalLine(synopsis, textPath: textPath))
+            if let signal = exit.signal, !exit.outputFailed {
+                lg_cli_die_of(signal)
+            }
             throw ExitCode(exit.status)
         }
 
@@ -185,9 +190,15 @@ extension Leakgraph {
                 throw ToolError(sentence)
             }
             let status: Int32
+            var signalName: String?
             switch termination {
             case .signaled(let signal):
-                throw ToolError(SignalDescription.terminationMessage(signal: signal))
+                guard outcome == .report else {
+                    throw ToolError(SignalDescription.terminationMessage(signal: signal), signal: signal)
+                }
+                // The program did not handle the signal: the preload library checked, then it died of it.
+                status = 128 + signal
+                signalName = SignalDescription.name(of: signal)
             case .exited(let code):
                 status = code
             }
@@ -197,7 +208,8 @@ extension Leakgraph {
                         + "(it called _exit, or the leak check failed)"
                 )
             }
-            let facts = LeakReport.Program(path: program, arguments: arguments, exitStatus: Int(status))
+            let facts = LeakReport.Program(
+                path: program, arguments: arguments, exitStatus: Int(status), signal: signalName)
             if let rendered = workspace.renderedFiles(for: facts, asked: asked) {
                 return .rendered(rendered)
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLeakGraphCLISignals
 
 /// The `leakgraph` command: finds memory leaks and retain cycles in Swift programs on Linux.
 @main
@@ -32,6 +33,9 @@ struct Leakgraph: ParsableCommand {
             try command.run()
         } catch let error as ToolError {
             printError("leakgraph: \(error.message)")
+            if let signal = error.signal {
+                lg_cli_die_of(signal)
+            }
             exitProcess(ToolError.exitStatus)
         } catch let status as ExitCode {
             exitProcess(status.rawValue)

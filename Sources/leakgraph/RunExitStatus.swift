@@ -25,6 +25,9 @@ struct RunExitStatus: Equatable {
     var leakStatus: Int32
     /// Whether an output could not be written: a tool error, whatever the verdict.
     var outputFailed = false
+    /// The signal that ended the program after the check (it did not handle it): `leakgraph run`
+    /// then ends with the same signal, after its last line.
+    var signal: Int32?
 
     /// The exit status of `leakgraph run`.
     var status: Int32 {
@@ -52,8 +55,14 @@ struct RunExitStatus: Equatable {
         if let textPath {
             parts.append("summary written to \(textPath)")
         }
-        parts.append("the program exited with status \(programStatus)")
-        parts.append("exit status \(status) (\(reason))")
+        if let signal {
+            let name = SignalDescription.name(of: signal)
+            parts.append("the program was ended by \(name) after the check")
+            parts.append(outputFailed ? "exit status 2 (\(reason))" : "leakgraph ends with \(name) too")
+        } else {
+            parts.append("the program exited with status \(programStatus)")
+            parts.append("exit status \(status) (\(reason))")
+        }
         return "leakgraph: " + parts.joined(separator: "; ")
     }
 

@@ -78,9 +78,11 @@ struct CommandLineErrorTests {
     func crash(_ optimization: Optimization) async throws {
         _ = try BuildProducts.preloadLibrary()
         let program = try await FixtureBuilds.shared.executable("Crash", optimization).path
-        // fatalError stops the program with ud2, which is SIGILL on x86_64.
+        // fatalError stops the program with ud2, which is SIGILL on x86_64; leakgraph ends the same way.
         let run = try await LeakgraphRun.run(program, ["leak"], environment: ["SWIFT_BACKTRACE": "enable=no"])
-        expectToolError(run, "the program crashed with signal 4 (SIGILL) before the leak check")
+        #expect(run.result.signaled && run.result.status == SIGILL, "\(run.result.summary)")
+        #expect(run.toolMessages == ["leakgraph: the program crashed with signal 4 (SIGILL) before the leak check"])
+        #expect(run.report == nil && run.text == nil)
     }
 
     @Test("a missing preload library")

@@ -42,6 +42,12 @@ extern "C" {
 /// The start of the name of each followed process's report in the `LG_ENV_OUTPUT` directory.
 #define LG_FOLLOW_REPORT_PREFIX "process-"
 
+/// The process id of `leakgraph run`. The program it started directly (its parent is that process)
+/// asks the kernel for SIGTERM when that process dies (`PR_SET_PDEATHSIG`), so that it is never left
+/// behind; when its parent is already another process, `leakgraph run` died before it started, and it
+/// ends itself with SIGTERM.
+#define LG_ENV_PARENT_PID "LEAKGRAPH_PARENT_PID"
+
 /// Milliseconds between the periodic leak checks of the monitor that `leakgraph run --every` asks
 /// for: a decimal integer in 1...LG_MONITOR_INTERVAL_LIMIT. Absent or invalid: no monitor, only the
 /// check at exit. The monitor reports each confirmed leak once, by fingerprint, to standard error

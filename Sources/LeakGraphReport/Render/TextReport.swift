@@ -77,7 +77,7 @@ public enum TextReport {
         return """
             Process \(name): \(leaks) for \(ReportNaming.grouped(summary.leakedBytes)) total leaked bytes.
             Process \(name): \(tracked) tracked, \(ReportNaming.grouped(summary.liveObjects)) live, \(cycles).
-            Command: \(ReportNaming.commandLine(program))   (exit status \(program.exitStatus))
+            Command: \(ReportNaming.commandLine(program))   (\(program.signal.map { "ended by \($0), checked first" } ?? "exit status \(program.exitStatus)"))
 
             """
     }
