@@ -5,6 +5,7 @@
 #include "CLeakGraphContract.h"
 #include "CLeakGraphHook.h"
 #include "TerminationSignals.h"
+#include "CrashReport.h"
 #include <sys/prctl.h>
 
 #include <errno.h>
@@ -279,5 +280,6 @@ __attribute__((constructor)) static void lg_preload_start(void) {
     }
     on_exit(lg_preload_at_exit, NULL);
     lg_termination_signals_install(lg_output_path);
+    lg_crash_report_install(lg_output_path);
     lg_start_monitor();
 }

@@ -84,6 +84,9 @@ void lg_termination_signals_install(const char *output_path) {
     // The thread takes no signal itself: they go to the program's threads, as without LeakGraph.
     sigset_t all, previous;
     sigfillset(&all);
+    // Faults stay deliverable: a blocked SIGSEGV in this thread would kill the process unreported.
+    int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT};
+    for (unsigned index = 0; index < sizeof(faults) / sizeof(faults[0]); index++) sigdelset(&all, faults[index]);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
     pthread_t thread;
     int started = pthread_create(&thread, NULL, lg_termination_thread, NULL) == 0;

@@ -18,6 +18,10 @@ extension LeakReport {
         let stackTable = schemaVersion >= 2 ? StackTable(leaks) : nil
         var json = JSONText(prettyPrinted: prettyPrinted, capacity: estimatedJSONSize(prettyPrinted: prettyPrinted))
         json.openObject()
+        if let crash {
+            json.key("crash")
+            json.write(crash)
+        }
         json.key("cycles")
         json.openArray()
         for cycle in cycles {
@@ -303,6 +307,24 @@ extension JSONText {
             key("signal")
             string(signal)
         }
+        closeObject()
+    }
+
+    /// Writes what a crashed program left, keys in byte order, an absent `faultAddress` left out.
+    fileprivate mutating func write(_ crash: LeakReport.Crash) {
+        openObject()
+        key("allocations")
+        integer(crash.allocations)
+        if let faultAddress = crash.faultAddress {
+            key("faultAddress")
+            string(faultAddress)
+        }
+        key("frames")
+        write(crash.frames)
+        key("liveObjects")
+        integer(crash.liveObjects)
+        key("signal")
+        string(crash.signal)
         closeObject()
     }
 

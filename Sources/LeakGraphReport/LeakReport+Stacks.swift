@@ -6,7 +6,7 @@ import LeakGraphModel
 /// every ``LeakReport/Leak`` keeps its ``LeakReport/Leak/backtrace``; only the file form differs.
 extension LeakReport {
     private enum Keys: String, CodingKey {
-        case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks, liveTypes, verdict
+        case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks, liveTypes, verdict, crash
     }
 
     /// One leak as version 2 writes it: the leak's own fields, with `stack` in place of its backtrace.
@@ -65,6 +65,7 @@ extension LeakReport {
             cycles: try container.decode([Cycle].self, forKey: .cycles),
             diagnostics: try container.decodeIfPresent([WalkDiagnostic].self, forKey: .diagnostics) ?? [])
         liveTypes = try container.decodeIfPresent([TypeTally].self, forKey: .liveTypes)
+        crash = try container.decodeIfPresent(Crash.self, forKey: .crash)
     }
 
     /// Writes the report in the form of its ``schemaVersion``: 2 and later with the stack table, 1 with a
@@ -103,6 +104,7 @@ extension LeakReport {
         try container.encode(cycles, forKey: .cycles)
         try container.encode(diagnostics, forKey: .diagnostics)
         try container.encodeIfPresent(liveTypes, forKey: .liveTypes)
+        try container.encodeIfPresent(crash, forKey: .crash)
         try container.encode(verdict.rawValue, forKey: .verdict)
     }
 }

@@ -8,11 +8,14 @@ extension LeakReport {
         case onlyKnownLibraryLeaks
         /// Nothing is leaked.
         case noLeaks
+        /// No leak check ran: the program crashed (``LeakReport/crash``).
+        case notChecked
     }
 
     /// The report's verdict, from its leaks: ``Verdict/leaksFound`` when
     /// ``leakedObjectsOutsideLibraries`` is not 0.
     public var verdict: Verdict {
+        if crash != nil { return .notChecked }
         if leakedObjectsOutsideLibraries > 0 { return .leaksFound }
         return summary.leakedObjects > 0 ? .onlyKnownLibraryLeaks : .noLeaks
     }

@@ -22,6 +22,8 @@ public struct LeakReport: Sendable, Codable, Equatable {
     /// Every live object by type, most bytes first, when the check was asked for it
     /// (`leakgraph run --live-histogram`; additional field, absent otherwise).
     public var liveTypes: [TypeTally]?
+    /// What the program left when it crashed (additional field, absent otherwise): then no leak check ran.
+    public var crash: Crash?
 
     /// The number of leaked objects that are not in or held by a known library leak: what a check fails on.
     public var leakedObjectsOutsideLibraries: Int {

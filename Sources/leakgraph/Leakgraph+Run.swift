@@ -133,7 +133,7 @@ extension Leakgraph {
                     rendering: ChildRendering(for: outputs), liveTypes: liveHistogram, in: workspace)
             let synopsis = check.synopsis
             var exit = RunExitStatus(
-                programStatus: Int32(truncatingIfNeeded: synopsis.program.exitStatus), verdict: synopsis.verdict,
+                programStatus: Int32(truncatingIfNeeded: synopsis.program.exitStatus), verdict: check.verdict,
                 leakStatus: Int32(leakExitCode))
             exit.signal = synopsis.program.signal.flatMap(SignalDescription.number(named:))
             var textPath = outputs.textPath
@@ -193,6 +193,12 @@ extension Leakgraph {
             var signalName: String?
             switch termination {
             case .signaled(let signal):
+                if let crash = CrashFile.read(in: workspace) {
+                    let facts = LeakReport.Program(
+                        path: program, arguments: arguments, exitStatus: 128 + Int(signal),
+                        signal: SignalDescription.name(of: signal))
+                    return .decoded(crash.report(program: facts))
+                }
                 guard outcome == .report else {
                     throw ToolError(SignalDescription.terminationMessage(signal: signal), signal: signal)
                 }

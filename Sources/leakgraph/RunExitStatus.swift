@@ -55,7 +55,14 @@ struct RunExitStatus: Equatable {
         if let textPath {
             parts.append("summary written to \(textPath)")
         }
-        if let signal {
+        if let signal, verdict == .notChecked {
+            let name = SignalDescription.name(of: signal)
+            parts = ["the program crashed with \(name); no leak check ran"]
+            if let textPath {
+                parts.append("summary written to \(textPath)")
+            }
+            parts.append(outputFailed ? "exit status 2 (\(reason))" : "leakgraph ends with \(name) too")
+        } else if let signal {
             let name = SignalDescription.name(of: signal)
             parts.append("the program was ended by \(name) after the check")
             parts.append(outputFailed ? "exit status 2 (\(reason))" : "leakgraph ends with \(name) too")

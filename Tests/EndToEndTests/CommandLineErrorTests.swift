@@ -74,15 +74,19 @@ struct CommandLineErrorTests {
         )
     }
 
-    @Test("a program that crashes before the leak check", arguments: Optimization.allCases)
+    @Test("a program that crashes before the leak check: a report marked crashed", arguments: Optimization.allCases)
     func crash(_ optimization: Optimization) async throws {
         _ = try BuildProducts.preloadLibrary()
         let program = try await FixtureBuilds.shared.executable("Crash", optimization).path
         // fatalError stops the program with ud2, which is SIGILL on x86_64; leakgraph ends the same way.
         let run = try await LeakgraphRun.run(program, ["leak"], environment: ["SWIFT_BACKTRACE": "enable=no"])
         #expect(run.result.signaled && run.result.status == SIGILL, "\(run.result.summary)")
-        #expect(run.toolMessages == ["leakgraph: the program crashed with signal 4 (SIGILL) before the leak check"])
-        #expect(run.report == nil && run.text == nil)
+        #expect(run.toolMessages == ["leakgraph: the program crashed with SIGILL; no leak check ran; summary written to \(run.textPath); leakgraph ends with SIGILL too"], "\(run.result.summary)")
+        let report = try #require(run.report)
+        #expect(report.verdict == .notChecked && report.leaks.isEmpty)
+        #expect(report.crash?.signal == "SIGILL" && report.program.exitStatus == 128 + Int(SIGILL))
+        #expect(report.crash?.frames.contains { $0.function.hasPrefix("Fixture.crash(") } == true, "\(report.crash?.frames ?? [])")
+        #expect(run.text?.hasPrefix("Process ") == true && run.text?.contains("crashed with SIGILL; no leak check ran.") == true)
     }
 
     @Test("a missing preload library")

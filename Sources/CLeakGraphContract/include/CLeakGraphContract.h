@@ -87,6 +87,13 @@ extern "C" {
 /// `<output>` + this: the report while it is being written; renamed to `<output>` when complete.
 /// The files below are written the same way (their name + this, then renamed).
 #define LG_REPORT_PARTIAL_SUFFIX ".partial"
+/// `<output>` + this: what the crash handler wrote when the program crashed (SIGSEGV, SIGBUS, SIGILL,
+/// SIGFPE, SIGABRT, SIGTRAP): no heap walk, only lines of `key value` written with `write(2)` —
+/// `signal N`, `address 0x…` (the fault address), `pc 0x…`, `frame 0x…` (return addresses of the
+/// faulting thread, innermost first), `allocations N`, `records N` (objects tracked and alive),
+/// `stacks N` — then a line `maps` followed by the process's `/proc/self/maps`, so the CLI can
+/// symbolize the frames after the process is gone. Written under `.partial`, then renamed.
+#define LG_REPORT_CRASH_SUFFIX ".crash"
 /// `<output>` + this: the text summary without its header, when `LG_ENV_RENDER` asks for it.
 #define LG_REPORT_TEXT_SUFFIX ".txt"
 /// `<output>` + this: the report's synopsis (`ReportSynopsis` in LeakGraphReport, JSON): the

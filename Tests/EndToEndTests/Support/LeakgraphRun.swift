@@ -11,6 +11,8 @@ struct LeakgraphRun: Sendable {
     var text: String?
     /// The `--json` file's text, when one was written.
     var jsonText: String?
+    /// The path given to `--text` (removed after the run).
+    var textPath = ""
 
     /// Runs `program` under the built `leakgraph`.
     ///
@@ -41,6 +43,7 @@ struct LeakgraphRun: Sendable {
             run.jsonText = String(decoding: data, as: UTF8.self)
         }
         run.text = try? String(contentsOf: textURL, encoding: .utf8)
+        run.textPath = textURL.path
         try? FileManager.default.removeItem(at: folder)
         return run
     }
