@@ -24,7 +24,10 @@ extension Leakgraph {
                 --every checks while the program runs too: each leak confirmed by a second walk is \
                 reported once, on standard error and, with --report-dir, as a JSON report in that \
                 folder; the check signal (SIGUSR2 unless --check-signal says otherwise) asks for a \
-                check now. SIGINT and SIGTERM end the program as they would without LeakGraph.
+                check now. SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to leakgraph are forwarded to \
+                the program; one it does not handle ends it after a final check, whose report is \
+                marked with the signal, and leakgraph then ends with the same signal. A program that \
+                crashes leaves a report marked crashed (its signal and stack, no leak check).
 
                 --dot, --svg and --html draw the leaked objects as memory graphs (laid out in-process \
                 with libgvc). With one root cycle PATH gets its graph; with several, PATH gets an \
