@@ -92,6 +92,9 @@ extension Leakgraph {
                     guard case .decoded(let report) = check else {
                         throw ToolError("the report was rendered by the program instead of decoded")
                     }
+                    if let crash = report.crash {
+                        throw ToolError("the tests crashed with \(crash.signal); no leak check ran")
+                    }
                     runs.append(LeakReport.NamedRun(name: library.name, report: report))
                 } catch {
                     throw ToolError("the \(library.name) run: \(error.message)")
