@@ -81,11 +81,13 @@ let package = Package(
         // Adapter: the library `leakgraph run` preloads into an unmodified program.
         .target(name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook", "CLeakGraphContract"], cSettings: [.define("_GNU_SOURCE")]),
         .target(name: "LeakGraphPreload", dependencies: ["LeakGraph", "CLeakGraphPreloadStart", "CLeakGraphContract"]),
+        // Adapter: the command-line tool's async-signal-safe signal handling (C).
+        .target(name: "CLeakGraphCLISignals"),
         // Adapter: the command-line tool.
         .executableTarget(
             name: "leakgraph",
             dependencies: [
-                "LeakGraphReport", "LeakGraphSymbolication", "LeakGraphGraphviz", "CLeakGraphContract",
+                "LeakGraphReport", "LeakGraphSymbolication", "LeakGraphGraphviz", "CLeakGraphContract", "CLeakGraphCLISignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

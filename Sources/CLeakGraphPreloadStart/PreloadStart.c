@@ -5,10 +5,14 @@
 #include "CLeakGraphPreloadStart.h"
 #include "CLeakGraphContract.h"
 #include "CLeakGraphHook.h"
+#include "TerminationSignals.h"
+#include "CrashReport.h"
+#include <sys/prctl.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -20,6 +24,8 @@
 #define LG_NUMBER_TEXT(x) LG_STRINGIFY(x)
 
 static char lg_output_path[PATH_MAX];
+/// With LG_ENV_FOLLOW: the directory each process writes its own report into (empty otherwise).
+static char lg_follow_directory[PATH_MAX - 64];
 static char lg_program_path[PATH_MAX];
 static unsigned lg_render_bits;
 static int lg_live_types;
@@ -124,6 +130,17 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_MONITOR_INTERVAL);
     unsetenv(LG_ENV_MONITOR_DIRECTORY);
     unsetenv(LG_ENV_MONITOR_SIGNAL);
+    unsetenv(LG_ENV_PARENT_PID);
+}
+
+/// Dies with `leakgraph run`: the program it started itself asks for SIGTERM when its parent dies,
+/// and ends at once if that parent is already gone (its parent is then another process).
+static void lg_die_with_leakgraph(void) {
+    unsigned long parent = 0;
+    if (!lg_contract_parse_number(getenv(LG_ENV_PARENT_PID), 4194304, &parent) || parent == 0) return;
+    if ((unsigned long)getppid() != parent) return;  // a grandchild (a followed script's program)
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if ((unsigned long)getppid() != parent) raise(SIGTERM);
 }
 
 /// Interposes `free` for the whole program: the Swift runtime's deallocation ends here, and so do
@@ -164,11 +181,78 @@ __attribute__((swiftcall)) lg_task_and_context swift_task_create(size_t flags, v
     return created;
 }
 
+/// Writes the decimal digits of `value` at `out` (at most 20 bytes and a NUL); returns the length.
+static size_t lg_decimal(unsigned long value, char *out) {
+    char digits[24];
+    size_t count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    for (size_t index = 0; index < count; index++) out[index] = digits[count - 1 - index];
+    out[count] = 0;
+    return count;
+}
+
+/// With LG_ENV_FOLLOW: points `lg_output_path` at this process's report in the follow directory,
+/// `<dir>/process-<pid>.json`, from the pid now (a forked child has its own).
+static void lg_follow_output_path(void) {
+    size_t length = strlen(lg_follow_directory);
+    memcpy(lg_output_path, lg_follow_directory, length);
+    static const char prefix[] = "/" LG_FOLLOW_REPORT_PREFIX;
+    memcpy(lg_output_path + length, prefix, sizeof(prefix) - 1);
+    length += sizeof(prefix) - 1;
+    length += lg_decimal((unsigned long)getpid(), lg_output_path + length);
+    memcpy(lg_output_path + length, ".json", sizeof(".json"));
+}
+
+/// `dl_iterate_phdr` callback: sets `*found` when the first object (the main program) lists
+/// libswiftCore.so among its `DT_NEEDED` libraries, then stops.
+static int lg_main_needs_swift(struct dl_phdr_info *info, size_t size, void *found) {
+    (void)size;
+    const ElfW(Dyn) *dynamic = NULL;
+    for (int index = 0; index < info->dlpi_phnum; index++) {
+        if (info->dlpi_phdr[index].p_type == PT_DYNAMIC) {
+            dynamic = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[index].p_vaddr);
+        }
+    }
+    if (dynamic == NULL) return 1;
+    const char *strings = NULL;
+    for (const ElfW(Dyn) *entry = dynamic; entry->d_tag != DT_NULL; entry++) {
+        if (entry->d_tag == DT_STRTAB) {
+            ElfW(Addr) address = entry->d_un.d_ptr;
+            strings = (const char *)(address < info->dlpi_addr ? address + info->dlpi_addr : address);
+        }
+    }
+    if (strings == NULL) return 1;
+    for (const ElfW(Dyn) *entry = dynamic; entry->d_tag != DT_NULL; entry++) {
+        if (entry->d_tag == DT_NEEDED && strcmp(strings + entry->d_un.d_val, "libswiftCore.so") == 0) {
+            *(int *)found = 1;
+        }
+    }
+    return 1;
+}
+
+/// Whether the main program uses the Swift runtime itself (the preload library loads it into every
+/// process, so a loaded runtime says nothing): with LG_ENV_FOLLOW, the shell running a script and
+/// the tools it starts are left alone.
+static int lg_main_program_uses_swift(void) {
+    int found = 0;
+    dl_iterate_phdr(lg_main_needs_swift, &found);
+    return found;
+}
+
 /// Registered with `on_exit` (not `atexit`) for the status the program passes to `exit`, which the
 /// report and its text name; `leakgraph run` checks it against the status it sees.
 static void lg_preload_at_exit(int status, void *unused) {
     (void)unused;
-    if (lg_output_path[0]) leakgraph_preload_check(lg_output_path, status & 0xff);
+    if (!lg_output_path[0]) return;
+    if (!lg_final_check_claim()) {
+        // A terminating signal's check runs: it writes the report, then the signal ends the program.
+        for (;;) pause();
+    }
+    if (lg_follow_directory[0]) lg_follow_output_path();
+    leakgraph_preload_check(lg_output_path, status & 0xff, 0);
 }
 
 /// Keeps what the CLI asked to render and the program path, read now because the environment is
@@ -187,7 +271,17 @@ static void lg_read_render_request(void) {
 __attribute__((constructor)) static void lg_preload_start(void) {
     const char *output = getenv(LG_ENV_OUTPUT);
     if (!output || !*output || strlen(output) >= sizeof(lg_output_path)) return;
-    strcpy(lg_output_path, output);
+    lg_die_with_leakgraph();
+    const char *follow = getenv(LG_ENV_FOLLOW);
+    if (follow && strcmp(follow, "1") == 0) {
+        if (strlen(output) >= sizeof(lg_follow_directory)) return;
+        strcpy(lg_follow_directory, output);
+        lg_follow_output_path();
+        ssize_t length = readlink("/proc/self/exe", lg_program_path, sizeof(lg_program_path) - 1);
+        lg_program_path[length > 0 ? length : 0] = 0;
+    } else {
+        strcpy(lg_output_path, output);
+    }
     unsigned frames = LG_FRAMES_DEFAULT;
     const char *frames_text = getenv(LG_ENV_FRAMES);
     if (frames_text && !lg_contract_parse_frames(frames_text, &frames)) {
@@ -206,7 +300,13 @@ __attribute__((constructor)) static void lg_preload_start(void) {
         return;
     }
     lg_read_render_request();
-    lg_restore_environment();
+    // Followed children keep the environment, so that they are checked too.
+    if (!lg_follow_directory[0]) lg_restore_environment();
+    if (lg_follow_directory[0] && !lg_main_program_uses_swift()) {
+        // Not a Swift program (the shell running the script, the tools it starts): nothing to check.
+        lg_output_path[0] = 0;
+        return;
+    }
     char error[512] = {0};
     if (lg_install_preloaded(frames, error, sizeof(error)) != 0) {
         lg_write_beside_output(LG_REPORT_ERROR_SUFFIX,
@@ -215,5 +315,7 @@ __attribute__((constructor)) static void lg_preload_start(void) {
         return;
     }
     on_exit(lg_preload_at_exit, NULL);
+    lg_termination_signals_install(lg_output_path);
+    lg_crash_report_install(lg_output_path);
     lg_start_monitor();
 }

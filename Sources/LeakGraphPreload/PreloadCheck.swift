@@ -9,11 +9,12 @@ import LeakGraphReport
 /// the renderings `LEAKGRAPH_RENDER` asked for beside it. Declared in `CLeakGraphPreloadStart.h`.
 ///
 /// The report names the program `LEAKGRAPH_PROGRAM` gave, this process's arguments and
-/// `exitStatus` (see ``PreloadRequest``). Every file is written through a `.partial` name and
+/// `exitStatus` (see ``PreloadRequest``), and the terminating signal that asked for the check, if
+/// any (`signal`, 0 for none: the report's `program.signal`). Every file is written through a `.partial` name and
 /// renamed into place, the synopsis last, so the CLI never reads half a file (``PreloadFiles``). A
 /// failure is written as one sentence to `<output>` + `LG_REPORT_ERROR_SUFFIX`.
 @_cdecl("leakgraph_preload_check")
-public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStatus: Int32) {
+public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStatus: Int32, _ signal: Int32) {
     PreloadMonitor.stop()
     let path = String(cString: outputPath)
     // `LEAKGRAPH_ORPHAN_SCAN=0` turns the exit check's orphan scan off (read with getenv: no Swift
@@ -26,6 +27,9 @@ public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStat
         arguments: Array(CommandLine.arguments.dropFirst()), exitStatus: exitStatus, render: lg_preload_render()
     )
     report.program = request.program
+    if signal != 0 {
+        report.program.signal = PreloadSignalName.name(of: signal)
+    }
     let why = String(cString: lg_preload_why()).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     if !why.isEmpty {
         report.why = why.map { LeakChecker.retainers(ofType: $0) }

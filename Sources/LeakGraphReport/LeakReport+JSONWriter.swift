@@ -20,6 +20,10 @@ extension LeakReport {
         let stackTable = schemaVersion >= 2 ? StackTable(leaks) : nil
         var json = JSONText(prettyPrinted: prettyPrinted, capacity: estimatedJSONSize(prettyPrinted: prettyPrinted))
         json.openObject()
+        if let crash {
+            json.key("crash")
+            json.write(crash)
+        }
         json.key("cycles")
         json.openArray()
         for cycle in cycles {
@@ -79,6 +83,8 @@ extension LeakReport {
         }
         json.key("summary")
         json.write(summary)
+        json.key("verdict")
+        json.string(verdict.rawValue)
         if let why {
             json.key("why")
             json.openArray()
@@ -334,6 +340,28 @@ extension JSONText {
         integer(program.exitStatus)
         key("path")
         string(program.path)
+        if let signal = program.signal {
+            key("signal")
+            string(signal)
+        }
+        closeObject()
+    }
+
+    /// Writes what a crashed program left, keys in byte order, an absent `faultAddress` left out.
+    fileprivate mutating func write(_ crash: LeakReport.Crash) {
+        openObject()
+        key("allocations")
+        integer(crash.allocations)
+        if let faultAddress = crash.faultAddress {
+            key("faultAddress")
+            string(faultAddress)
+        }
+        key("frames")
+        write(crash.frames)
+        key("liveObjects")
+        integer(crash.liveObjects)
+        key("signal")
+        string(crash.signal)
         closeObject()
     }
 

@@ -6,7 +6,7 @@ import LeakGraphModel
 /// every ``LeakReport/Leak`` keeps its ``LeakReport/Leak/backtrace``; only the file form differs.
 extension LeakReport {
     private enum Keys: String, CodingKey {
-        case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks, liveTypes, why
+        case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks, liveTypes, why, verdict, crash
     }
 
     /// One leak as version 2 writes it: the leak's own fields, with `stack` in place of its backtrace.
@@ -66,6 +66,7 @@ extension LeakReport {
             diagnostics: try container.decodeIfPresent([WalkDiagnostic].self, forKey: .diagnostics) ?? [])
         liveTypes = try container.decodeIfPresent([TypeTally].self, forKey: .liveTypes)
         why = try container.decodeIfPresent([RetainerQuery].self, forKey: .why)
+        crash = try container.decodeIfPresent(Crash.self, forKey: .crash)
     }
 
     /// Writes the report in the form of its ``schemaVersion``: 2 and later with the stack table, 1 with a
@@ -105,5 +106,7 @@ extension LeakReport {
         try container.encode(diagnostics, forKey: .diagnostics)
         try container.encodeIfPresent(liveTypes, forKey: .liveTypes)
         try container.encodeIfPresent(why, forKey: .why)
+        try container.encodeIfPresent(crash, forKey: .crash)
+        try container.encode(verdict.rawValue, forKey: .verdict)
     }
 }

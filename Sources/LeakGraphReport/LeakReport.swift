@@ -25,6 +25,9 @@ public struct LeakReport: Sendable, Codable, Equatable {
     /// Why the objects of the types asked about are alive (`leakgraph run --why TYPE`; additional
     /// field, absent otherwise): one ``RetainerQuery`` per type.
     public var why: [RetainerQuery]?
+    /// What the program left when it crashed (additional field, absent otherwise): then no leak check ran.
+    public var crash: Crash?
+
 
     /// The schema version this library writes: 2, which stores each distinct backtrace once (a `stacks`
     /// table) where version 1 repeated it in every leak. Both are read.
@@ -50,14 +53,20 @@ public struct LeakReport: Sendable, Codable, Equatable {
         public var path: String
         /// The arguments it was given (without the executable).
         public var arguments: [String]
-        /// Its exit status (0 when the check ran in-process before exit).
+        /// Its exit status (0 when the check ran in-process before exit; 128 + the signal's number
+        /// when a signal ended it, as a shell reports it).
         public var exitStatus: Int
+        /// The signal that ended the program (`SIGTERM`), when the check ran because of it: the
+        /// program did not handle the signal itself, so the check ran and the program then died
+        /// of it (additional field, absent otherwise).
+        public var signal: String?
 
         /// Creates a program description.
-        public init(path: String, arguments: [String], exitStatus: Int) {
+        public init(path: String, arguments: [String], exitStatus: Int, signal: String? = nil) {
             self.path = path
             self.arguments = arguments
             self.exitStatus = exitStatus
+            self.signal = signal
         }
     }
 

@@ -126,6 +126,40 @@ public final class Symbolizer {
         self.session = session
     }
 
+    /// Reads a memory map saved from a process that has ended (the text of its `/proc/<pid>/maps`, as
+    /// the preload library's crash handler saves it) and its modules' symbol tables, from the files the
+    /// map names: the program's return addresses symbolize as they would have in the live process.
+    ///
+    /// - Throws: ``SymbolizationError`` if libdwfl cannot start or the map cannot be read.
+    public init(memoryMap text: String, processID: Int32) throws {
+        _ = Self.offline
+        let callbacks = UnsafeMutablePointer<Dwfl_Callbacks>.allocate(capacity: 1)
+        callbacks.initialize(
+            to: Dwfl_Callbacks(
+                find_elf: dwfl_linux_proc_find_elf, find_debuginfo: dwfl_standard_find_debuginfo,
+                section_address: nil, debuginfo_path: nil))
+        guard let session = dwfl_begin(callbacks) else {
+            callbacks.deallocate()
+            throw SymbolizationError(code: .sessionUnavailable, message: "dwfl_begin failed: \(Self.dwflMessage())")
+        }
+        var bytes = Array(text.utf8)
+        let status = bytes.withUnsafeMutableBytes { buffer -> Int32 in
+            guard let file = fmemopen(buffer.baseAddress, buffer.count, "r") else { return errno }
+            defer { fclose(file) }
+            dwfl_report_begin(session)
+            return dwfl_linux_proc_maps_report(session, file)
+        }
+        guard status == 0, dwfl_report_end(session, nil, nil) == 0 else {
+            let reason = status > 0 ? String(cString: strerror(status)) : Self.dwflMessage()
+            dwfl_end(session)
+            callbacks.deallocate()
+            throw SymbolizationError(code: .processNotReadable, message: "cannot read the saved memory map: \(reason)")
+        }
+        self.processID = processID
+        self.callbacks = callbacks
+        self.session = session
+    }
+
     deinit {
         dwfl_end(session)
         callbacks.deallocate()

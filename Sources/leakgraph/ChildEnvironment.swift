@@ -14,7 +14,8 @@ import Glibc
 /// - `LG_ENV_FRAMES`: how many creation-stack frames to record;
 /// - `LG_ENV_PROGRAM`: the program's path as the report names it, absent when not given;
 /// - `LG_ENV_RENDER`: what the library renders beside the report (``ChildRendering``), absent when
-///   nothing is asked.
+///   nothing is asked;
+/// - `LG_ENV_PARENT_PID`: this process, which the program dies with (`PR_SET_PDEATHSIG`).
 struct ChildEnvironment: Equatable {
     /// The variables, in no particular order.
     var variables: [String: String]
@@ -42,6 +43,7 @@ struct ChildEnvironment: Equatable {
         variables[LG_ENV_PROGRAM] = program
         variables[LG_ENV_RENDER] = rendering.isEmpty ? nil : rendering.words.joined(separator: ",")
         variables[LG_ENV_LIVE_TYPES] = liveTypes ? "1" : nil
+        variables[LG_ENV_PARENT_PID] = String(getpid())
         self.variables = variables
     }
 

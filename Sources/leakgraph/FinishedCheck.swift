@@ -8,6 +8,14 @@ enum FinishedCheck {
     /// The report, decoded, with the program's facts as `leakgraph run` saw them.
     case decoded(LeakReport)
 
+    /// The leak verdict (``LeakReport/Verdict/notChecked`` for a crash).
+    var verdict: LeakReport.Verdict {
+        switch self {
+        case .rendered(let files): files.synopsis.verdict
+        case .decoded(let report): report.verdict
+        }
+    }
+
     /// The facts the exit status and the one-line summary need.
     var synopsis: ReportSynopsis {
         switch self {

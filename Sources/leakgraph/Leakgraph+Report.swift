@@ -31,7 +31,7 @@ extension Leakgraph {
                 overview and each cycle its own file (ring.svg → ring-cycle-1.svg, …).
 
                 Exit status: 0 when the report was rendered, even when it lists leaks: the report is a file \
-                being rendered, not a check (`leakgraph run` exits with 1 when it finds leaks). 2 when the \
+                being rendered, not a check (`leakgraph run` exits with 23 when it finds leaks). 2 when the \
                 file is missing, damaged, not a LeakGraph report, written with a newer schema version, or \
                 an output cannot be written.
                 """
@@ -57,7 +57,8 @@ extension Leakgraph {
                 FileHandle.standardOutput.write(Data(TextReport.render(report).utf8))
                 return
             }
-            try outputs.write(report, terminal: { _ in })
+            try outputs.write(
+                report, terminal: { _ in }, fallback: { FileHandle.standardOutput.write(Data($0.utf8)) })
         }
 
         /// Reads and decodes the JSON report at `path`.

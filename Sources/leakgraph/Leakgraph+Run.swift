@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLeakGraphCLISignals
 import CLeakGraphContract
 import Foundation
 import LeakGraphReport
@@ -12,8 +13,8 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] [--why <type>…] [--baseline <file>] [--write-baseline <file>] \
-                [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
+                [--frames <n>] [--live-histogram] [--why <type>…] [--leak-exit-code <n>] [--baseline <file>] \
+                [--write-baseline <file>] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
                 -- <executable> [<argument> ...]
                 """,
             discussion: """
@@ -24,7 +25,10 @@ extension Leakgraph {
                 --every checks while the program runs too: each leak confirmed by a second walk is \
                 reported once, on standard error and, with --report-dir, as a JSON report in that \
                 folder; the check signal (SIGUSR2 unless --check-signal says otherwise) asks for a \
-                check now. SIGINT and SIGTERM end the program as they would without LeakGraph.
+                check now. SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to leakgraph are forwarded to \
+                the program; one it does not handle ends it after a final check, whose report is \
+                marked with the signal, and leakgraph then ends with the same signal. A program that \
+                crashes leaves a report marked crashed (its signal and stack, no leak check).
 
                 --dot, --svg and --html draw the leaked objects as memory graphs (laid out in-process \
                 with libgvc). With one root cycle PATH gets its graph; with several, PATH gets an \
@@ -35,10 +39,13 @@ extension Leakgraph {
                 site): they stay in the report, marked suppressed, and do not fail the run. \
                 --write-baseline writes one accepting this run's leaks (docs/baselines.md).
 
-                Exit status: 1 when leaks were found (other than known leaks of libraries such as \
-                XCTest's own and leaks a baseline accepts, which are reported but do not fail the run); 2 for a usage or tool error (missing executable, \
-                statically linked Swift runtime, a program that crashed before the check, …); otherwise \
-                the program's own exit status.
+                Exit status: the program's own status when it is not 0 (a failing program wins, leaks \
+                or not); else 23 when leaks were found (--leak-exit-code sets it; known leaks of \
+                libraries such as XCTest's own and leaks a baseline accepts are reported but do not fail \
+                the run); else 0. 2 for a \
+                usage or tool error (missing executable, statically linked Swift runtime, an output \
+                that cannot be written, …). The last line on standard error states the leak verdict, the \
+                program's status and the exit status (docs/exit-status.md).
                 """
         )
 
@@ -55,7 +62,7 @@ extension Leakgraph {
             "Creation-stack frames to record per object (0–\(LG_FRAMES_LIMIT); 0 records none).", valueName: "n")
 
         /// How many creation-stack frames the preload library records per object (`LEAKGRAPH_FRAMES`).
-        @Option(help: Run.framesHelp)
+        @Option(parsing: .unconditional, help: Run.framesHelp)
         var frames: Int = Run.defaultFrames
 
         /// Whether the report counts every live object by type (`liveTypes`, for `leakgraph diff`).
@@ -63,6 +70,14 @@ extension Leakgraph {
             name: .customLong("live-histogram"),
             help: "Also count every live object at exit by type, in the JSON report (for `leakgraph diff`).")
         var liveHistogram = false
+
+        /// The exit status when leaks are found and the program exited with 0 (`--leak-exit-code`).
+        @Option(
+            name: .customLong("leak-exit-code"), parsing: .unconditional,
+            help: ArgumentHelp(
+                "Exit status when leaks are found and the program succeeded (0–255; default \(RunExitStatus.defaultLeakStatus)).",
+                valueName: "n"))
+        var leakExitCode = Int(RunExitStatus.defaultLeakStatus)
 
         /// Checks while the program runs (`--every`, `--report-dir`, `--check-signal`).
         @OptionGroup var monitor: MonitorOptions
@@ -86,6 +101,11 @@ extension Leakgraph {
                 throw ValidationError("Missing the program to run: leakgraph run [options] -- EXECUTABLE [ARGUMENTS…]")
             }
             try Run.validate(frames: frames)
+            guard RunExitStatus.leakStatusRange.contains(leakExitCode) else {
+                throw ValidationError(
+                    "--leak-exit-code must be an exit status from \(RunExitStatus.leakStatusRange.lowerBound) to "
+                        + "\(RunExitStatus.leakStatusRange.upperBound), not \(leakExitCode)")
+            }
         }
 
         /// Rejects a `--frames` value out of ``framesRange`` (a usage error, exit status 2).
@@ -103,22 +123,53 @@ extension Leakgraph {
             let environment = currentEnvironment()
             let name = command[0]
             let executable = try ExecutableLocator.resolve(name, searchPath: environment["PATH"])
-            try RuntimeLinkageCheck.check(executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
+            try SwiftPMCommandGuidance.check(command: command, executable: executable)
+            let script = FollowedProcesses.isScript(executable)
+            if script {
+                guard monitor.every == nil else {
+                    throw ToolError("--every checks one program; run the Swift program directly, not the script \(executable)")
+                }
+            } else {
+                try RuntimeLinkageCheck.check(executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
+            }
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
             let baseline = try baselineOptions.load()
 
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
-            let check = try Run.check(
-                executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                environment: environment.merging(try monitor.environment()) { _, monitor in monitor }
-                    .merging(why.environment) { _, why in why },
-                rendering: baselineOptions.isEmpty ? ChildRendering(for: outputs) : ChildRendering(),
-                liveTypes: liveHistogram, in: workspace)
+            let childEnvironment = environment.merging(why.environment) { _, why in why }
+            let check =
+                script
+                ? try FollowedProcesses.check(
+                    executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
+                    environment: childEnvironment, liveTypes: liveHistogram, in: workspace)
+                : try Run.check(
+                    executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
+                    environment: childEnvironment.merging(try monitor.environment()) { _, monitor in monitor },
+                    rendering: baselineOptions.isEmpty ? ChildRendering(for: outputs) : ChildRendering(),
+                    liveTypes: liveHistogram, in: workspace)
             let judged = try baselineOptions.apply(to: check, baseline: baseline)
-            try Run.publish(judged, to: outputs)
-            throw ExitCode(Run.exitStatus(for: judged.synopsis))
+            let synopsis = judged.synopsis
+            var exit = RunExitStatus(
+                programStatus: Int32(truncatingIfNeeded: synopsis.program.exitStatus), verdict: judged.verdict,
+                leakStatus: Int32(leakExitCode))
+            exit.signal = synopsis.program.signal.flatMap(SignalDescription.number(named:))
+            var textPath = outputs.textPath
+            do throws(ToolError) {
+                try Run.publish(judged, to: outputs, summarize: false)
+            } catch {
+                printError("leakgraph: \(error.message)")
+                exit.outputFailed = true
+                if error.message.hasPrefix("cannot write the text summary") {
+                    textPath = nil  // the summary went to the terminal instead
+                }
+            }
+            printError(exit.finalLine(synopsis, textPath: textPath))
+            if let signal = exit.signal, !exit.outputFailed {
+                lg_cli_die_of(signal)
+            }
+            throw ExitCode(exit.status)
         }
 
         /// Runs `executable` (`command[0]` is the name it is given, the rest its arguments) with the
@@ -132,7 +183,8 @@ extension Leakgraph {
             rendering: ChildRendering, liveTypes: Bool = false, in workspace: ReportWorkspace
         ) throws(ToolError) -> FinishedCheck {
             let childEnvironment = ChildEnvironment(
-                inheriting: environment, preloadLibrary: preloadLibrary, reportPath: workspace.reportPath,
+                inheriting: environment, preloadLibrary: try workspace.preloadablePath(for: preloadLibrary),
+                reportPath: workspace.reportPath,
                 frames: frames, program: executable, rendering: rendering, liveTypes: liveTypes
             )
             let termination = try ChildProcess.run(
@@ -157,9 +209,21 @@ extension Leakgraph {
                 throw ToolError(sentence)
             }
             let status: Int32
+            var signalName: String?
             switch termination {
             case .signaled(let signal):
-                throw ToolError(SignalDescription.terminationMessage(signal: signal))
+                if let crash = CrashFile.read(in: workspace) {
+                    let facts = LeakReport.Program(
+                        path: program, arguments: arguments, exitStatus: 128 + Int(signal),
+                        signal: SignalDescription.name(of: signal))
+                    return .decoded(crash.report(program: facts))
+                }
+                guard outcome == .report else {
+                    throw ToolError(SignalDescription.terminationMessage(signal: signal), signal: signal)
+                }
+                // The program did not handle the signal: the preload library checked, then it died of it.
+                status = 128 + signal
+                signalName = SignalDescription.name(of: signal)
             case .exited(let code):
                 status = code
             }
@@ -169,7 +233,8 @@ extension Leakgraph {
                         + "(it called _exit, or the leak check failed)"
                 )
             }
-            let facts = LeakReport.Program(path: program, arguments: arguments, exitStatus: Int(status))
+            let facts = LeakReport.Program(
+                path: program, arguments: arguments, exitStatus: Int(status), signal: signalName)
             if let rendered = workspace.renderedFiles(for: facts, asked: asked) {
                 return .rendered(rendered)
             }
@@ -184,21 +249,17 @@ extension Leakgraph {
             return .decoded(report)
         }
 
-        /// 1 when leaks were found outside known library leaks and leaks a baseline accepts
-        /// (`LeakReport.newLeakedObjects`), else the program's own status.
-        static func exitStatus(for synopsis: ReportSynopsis) -> Int32 {
-            synopsis.leakedObjectsOutsideLibraries > 0 ? 1 : Int32(truncatingIfNeeded: synopsis.program.exitStatus)
-        }
-
         /// Writes the JSON report, the text summary (to standard error unless `--text` names a file) and the
-        /// graphs where `outputs` say.
-        static func publish(_ check: FinishedCheck, to outputs: OutputOptions) throws(ToolError) {
+        /// graphs where `outputs` say; with `summarize`, a one-line summary on standard error when the text
+        /// went to a file (`leakgraph test`; `leakgraph run` ends with ``RunExitStatus/finalLine(_:textPath:)``).
+        static func publish(_ check: FinishedCheck, to outputs: OutputOptions, summarize: Bool = true) throws(ToolError) {
             let terminal = { (text: String) in writeToStandardError(text.hasSuffix("\n") ? text : text + "\n") }
+            let summary = summarize ? { (line: String) in printError(line) } : { (_: String) in }
             switch check {
             case .rendered(let files):
-                try outputs.write(files, terminal: terminal, summarize: { printError($0) })
+                try outputs.write(files, terminal: terminal, summarize: summary)
             case .decoded(let report):
-                try outputs.write(report, terminal: terminal, summarize: { printError($0) })
+                try outputs.write(report, terminal: terminal, summarize: summary)
             }
         }
     }

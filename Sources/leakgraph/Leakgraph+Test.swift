@@ -49,7 +49,7 @@ extension Leakgraph {
         @OptionGroup var outputs: OutputOptions
 
         /// How many creation-stack frames the preload library records per object.
-        @Option(help: Run.framesHelp)
+        @Option(parsing: .unconditional, help: Run.framesHelp)
         var frames: Int = Run.defaultFrames
 
         /// The accepted leaks (`--baseline`, `--write-baseline`).
@@ -96,6 +96,9 @@ extension Leakgraph {
                         environment: environment, rendering: ChildRendering(), in: workspace)
                     guard case .decoded(let report) = check else {
                         throw ToolError("the report was rendered by the program instead of decoded")
+                    }
+                    if let crash = report.crash {
+                        throw ToolError("the tests crashed with \(crash.signal); no leak check ran")
                     }
                     runs.append(LeakReport.NamedRun(name: library.name, report: report))
                 } catch {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLeakGraphCLISignals
 
 /// The `leakgraph` command: finds memory leaks and retain cycles in Swift programs on Linux.
 @main
@@ -7,12 +8,13 @@ struct Leakgraph: ParsableCommand {
         commandName: "leakgraph",
         abstract: "Find memory leaks and retain cycles in Swift programs.",
         discussion: """
-            Exit status of `run`: 1 when leaks were found, 2 for a usage or tool error, otherwise the \
-            checked program's own exit status. `test` exits with 1 when the package's code leaks, 3 when \
+            Exit status of `run`: the checked program's own status when it is not 0; else 23 when leaks \
+            were found (--leak-exit-code); else 0; 2 for a usage or tool error. `test` exits with 1 when the package's code leaks, 3 when \
             its tests failed, 2 for a usage or tool error, else 0. `report` exits with 0 once it has \
             rendered the report (leaks or not) and with 2 for a usage or tool error. `diff` exits with 1 \
             when the new report has new or more leaks, 2 for a usage or tool error, else 0.
             """,
+        version: LeakgraphVersion.text,
         subcommands: [Run.self, Test.self, Report.self, Diff.self]
     )
 
@@ -31,6 +33,9 @@ struct Leakgraph: ParsableCommand {
             try command.run()
         } catch let error as ToolError {
             printError("leakgraph: \(error.message)")
+            if let signal = error.signal {
+                lg_cli_die_of(signal)
+            }
             exitProcess(ToolError.exitStatus)
         } catch let status as ExitCode {
             exitProcess(status.rawValue)

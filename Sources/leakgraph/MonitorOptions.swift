@@ -28,8 +28,8 @@ struct MonitorOptions: ParsableArguments {
     /// The signal that asks for a check now.
     @Option(
         name: .customLong("check-signal"),
-        help: ArgumentHelp("With --every: the signal that asks for a check now (USR1, USR2, a number, or none).", valueName: "signal"))
-    var checkSignal: String = "USR2"
+        help: ArgumentHelp("With --every: the signal that asks for a check now (USR1, USR2, HUP, WINCH, a number from 1 to 64, or none; default USR2).", valueName: "signal"))
+    var checkSignal: String?
 
     /// The interval in milliseconds, `nil` without `--every`.
     func intervalMilliseconds() throws(ValidationError) -> Int? {
@@ -46,6 +46,7 @@ struct MonitorOptions: ParsableArguments {
 
     /// The signal number, 0 for `none`.
     func signalNumber() throws(ValidationError) -> Int32 {
+        let checkSignal = self.checkSignal ?? "USR2"
         let name = checkSignal.uppercased()
         if name == "NONE" { return 0 }
         let named: [String: Int32] = ["USR1": SIGUSR1, "USR2": SIGUSR2, "HUP": SIGHUP, "WINCH": SIGWINCH]
@@ -59,6 +60,9 @@ struct MonitorOptions: ParsableArguments {
         _ = try signalNumber()
         if try intervalMilliseconds() == nil, reportDirectory != nil {
             throw ValidationError("--report-dir needs --every: it is where the checks made while the program runs write")
+        }
+        if try intervalMilliseconds() == nil, checkSignal != nil {
+            throw ValidationError("--check-signal needs --every: it asks the checks made while the program runs for one now")
         }
     }
 

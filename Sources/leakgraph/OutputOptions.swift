@@ -41,61 +41,124 @@ struct OutputOptions: ParsableArguments {
         dotPath != nil || svgPath != nil || htmlPath != nil
     }
 
-    /// Fails early, before the program runs or the report is read, when an output cannot be written.
+    /// Fails early, before the program runs or the report is read, when an output cannot be written or
+    /// two outputs name the same file (after resolving symlinks: one would overwrite the other).
     /// - Throws: ``ToolError`` naming the output and why.
     func checkWritable() throws(ToolError) {
+        var files: [(flag: String, file: OutputFile)] = []
         if let jsonPath {
-            try ReportOutput.checkWritable(jsonPath, what: "JSON report")
+            files.append(("--json", try ReportOutput.checkWritable(jsonPath, what: "JSON report")))
         }
         if let textPath {
-            try ReportOutput.checkWritable(textPath, what: "text summary")
+            files.append(("--text", try ReportOutput.checkWritable(textPath, what: "text summary")))
         }
-        try ReportOutput.checkGraphOutputsWritable(dot: dotPath, svg: svgPath, html: htmlPath)
+        files += try ReportOutput.checkGraphOutputsWritable(dot: dotPath, svg: svgPath, html: htmlPath)
+        for (index, output) in files.enumerated() {
+            if let earlier = files[..<index].first(where: { $0.file.identity == output.file.identity }) {
+                let same = earlier.file.path == output.file.path ? "" : " (\(earlier.file.path) and \(output.file.path))"
+                throw ToolError(
+                    "\(earlier.flag) and \(output.flag) name the same file\(same), and one would overwrite the other; "
+                        + "give each output its own path")
+            }
+        }
     }
 
     /// Writes `report` where the options say. Without `--text`, the text summary goes to `terminal`;
-    /// with it, `summarize` receives the one-line summary that points at the file.
-    /// - Throws: ``ToolError`` when an output cannot be encoded or written.
+    /// with it, `summarize` receives the one-line summary that points at the file. An output that
+    /// cannot be written does not stop the others, and the text summary is never lost: when its file
+    /// cannot be written it goes to `fallback` (the terminal unless told otherwise).
+    /// - Throws: ``ToolError`` for the last output that could not be encoded or written, after every
+    ///   earlier one was printed as its own `leakgraph: …` line.
     func write(
-        _ report: LeakReport, terminal: (String) -> Void, summarize: (String) -> Void = { _ in }
+        _ report: LeakReport, terminal: (String) -> Void, fallback: ((String) -> Void)? = nil,
+        summarize: (String) -> Void = { _ in }
     ) throws(ToolError) {
+        var failures = OutputFailures()
         if let jsonPath {
-            let data: Data
-            do {
-                data = try report.jsonData(prettyPrinted: true)
-            } catch {
-                throw ToolError("cannot encode the JSON report: \(error)")
+            failures.attempt { () throws(ToolError) in
+                let data: Data
+                do {
+                    data = try report.jsonData(prettyPrinted: true)
+                } catch {
+                    throw ToolError("cannot encode the JSON report: \(error)")
+                }
+                try ReportOutput.write(data, to: jsonPath, what: "JSON report")
             }
-            try ReportOutput.write(data, to: jsonPath, what: "JSON report")
         }
-        let text = TextReport.render(report)
-        if let textPath {
-            try ReportOutput.write(Data(text.utf8), to: textPath, what: "text summary")
-            summarize(ReportOutput.shortSummary(ReportSynopsis(report), textPath: textPath))
-        } else {
-            terminal(text)
+        writeText(
+            TextReport.render(report), synopsis: ReportSynopsis(report), terminal: terminal, fallback: fallback,
+            summarize: summarize, failures: &failures)
+        failures.attempt { () throws(ToolError) in
+            try ReportOutput.writeGraphOutputs(report: report, dot: dotPath, svg: svgPath, html: htmlPath)
         }
-        try ReportOutput.writeGraphOutputs(report: report, dot: dotPath, svg: svgPath, html: htmlPath)
+        try failures.finish()
     }
 
     /// Writes the files the checked program rendered where the options say, as
-    /// ``write(_:terminal:summarize:)`` writes the decoded report: the same bytes, in the same order,
-    /// with the same messages. They are only asked for without graph outputs (``ChildRendering``).
+    /// ``write(_:terminal:fallback:summarize:)`` writes the decoded report: the same bytes, in the same
+    /// order, with the same messages. They are only asked for without graph outputs (``ChildRendering``).
     /// - Throws: ``ToolError`` when a rendered file cannot be read or an output written.
     func write(
-        _ rendered: RenderedFiles, terminal: (String) -> Void, summarize: (String) -> Void = { _ in }
+        _ rendered: RenderedFiles, terminal: (String) -> Void, fallback: ((String) -> Void)? = nil,
+        summarize: (String) -> Void = { _ in }
     ) throws(ToolError) {
         precondition(!drawsGraphs, "graphs are drawn from the decoded report")
-        let json = try jsonPath.map { _ throws(ToolError) in try rendered.prettyJSON() }
+        var failures = OutputFailures()
         let text = try rendered.text()
-        if let jsonPath, let json {
-            try ReportOutput.write(json, to: jsonPath, what: "JSON report")
+        if let jsonPath {
+            failures.attempt { () throws(ToolError) in
+                try ReportOutput.write(try rendered.prettyJSON(), to: jsonPath, what: "JSON report")
+            }
         }
-        if let textPath {
-            try ReportOutput.write(Data(text.utf8), to: textPath, what: "text summary")
-            summarize(ReportOutput.shortSummary(rendered.synopsis, textPath: textPath))
-        } else {
+        writeText(
+            text, synopsis: rendered.synopsis, terminal: terminal, fallback: fallback, summarize: summarize,
+            failures: &failures)
+        try failures.finish()
+    }
+
+    /// Writes the text summary to `--text`, or to `terminal` without it; when the file cannot be
+    /// written, the text goes to `fallback` (else `terminal`) and the failure is kept.
+    private func writeText(
+        _ text: String, synopsis: ReportSynopsis, terminal: (String) -> Void, fallback: ((String) -> Void)?,
+        summarize: (String) -> Void, failures: inout OutputFailures
+    ) {
+        guard let textPath else {
             terminal(text)
+            return
         }
+        do throws(ToolError) {
+            try ReportOutput.write(Data(text.utf8), to: textPath, what: "text summary")
+            summarize(ReportOutput.shortSummary(synopsis, textPath: textPath))
+        } catch {
+            if let fallback { fallback(text) } else { terminal(text) }
+            failures.record(error)
+        }
+    }
+}
+
+/// The outputs that could not be written, collected so that one failure does not stop the others.
+struct OutputFailures {
+    private var last: ToolError?
+
+    /// Runs `body`, keeping its error.
+    mutating func attempt(_ body: () throws(ToolError) -> Void) {
+        do throws(ToolError) {
+            try body()
+        } catch {
+            record(error)
+        }
+    }
+
+    /// Keeps `error`; an earlier one is printed now (`leakgraph: …`), so that each has its line.
+    mutating func record(_ error: ToolError) {
+        if let last {
+            printError("leakgraph: \(last.message)")
+        }
+        last = error
+    }
+
+    /// Throws the last failure, if any.
+    func finish() throws(ToolError) {
+        if let last { throw last }
     }
 }

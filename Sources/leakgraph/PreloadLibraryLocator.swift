@@ -11,8 +11,17 @@ enum PreloadLibraryLocator {
     /// The environment variable that overrides where the library is looked for.
     static let overrideVariable = LG_ENV_PRELOAD_LIBRARY
 
-    /// The absolute path of the preload library: `$LEAKGRAPH_PRELOAD_LIBRARY` when set, else
-    /// `libLeakGraphPreload.so` beside the running `leakgraph` executable (found through `/proc/self/exe`).
+    /// Where the library is looked for beside the `leakgraph` executable in `directory`, in order: the
+    /// same folder (a `swift build` products folder), then `../lib/leakgraph/` (what `scripts/install`
+    /// lays out: `PREFIX/bin/leakgraph`, `PREFIX/lib/leakgraph/libLeakGraphPreload.so`).
+    static func candidates(besideExecutableIn directory: String) -> [String] {
+        let parent = directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)]
+        return [directory + "/" + fileName, parent + "/lib/leakgraph/" + fileName]
+    }
+
+    /// The absolute path of the preload library: `$LEAKGRAPH_PRELOAD_LIBRARY` when set (an explicit
+    /// choice wins), else the first of ``candidates(besideExecutableIn:)`` for the running `leakgraph`
+    /// executable (found through `/proc/self/exe`, so a symlink to it in another `bin/` works too).
     /// - Throws: ``ToolError`` when the library is not there.
     static func locate(environment: [String: String]) throws(ToolError) -> String {
         if let override = environment[overrideVariable], !override.isEmpty {
@@ -24,14 +33,15 @@ enum PreloadLibraryLocator {
         guard let executable = absolutePath("/proc/self/exe") else {
             throw ToolError("cannot find the leakgraph executable through /proc/self/exe")
         }
-        let directory = executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)]
-        let candidate = directory + "/" + fileName
-        guard access(candidate, R_OK) == 0 else {
+        let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
+        let candidates = candidates(besideExecutableIn: directory)
+        guard let found = candidates.first(where: { access($0, R_OK) == 0 }) else {
             throw ToolError(
-                "cannot find \(fileName) beside the leakgraph executable in \(directory); run `swift build` to build it"
+                "cannot find \(fileName) beside the leakgraph executable (looked in \(candidates.joined(separator: " and "))); "
+                    + "install LeakGraph with scripts/install, run `swift build` to build it, or set \(overrideVariable)"
             )
         }
-        return candidate
+        return absolutePath(found) ?? found
     }
 
     /// The canonical absolute path of an existing file, or `nil`.

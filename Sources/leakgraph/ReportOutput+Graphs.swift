@@ -11,10 +11,16 @@ import LeakGraphReport
 /// run with more cycles are not removed. `--html` is one self-contained file with every graph inline.
 extension ReportOutput {
     /// Fails early when a `--dot`, `--svg` or `--html` file cannot be created (see ``checkWritable(_:what:)``).
-    static func checkGraphOutputsWritable(dot: String?, svg: String?, html: String?) throws(ToolError) {
-        if let dot { try checkWritable(dot, what: "DOT graph") }
-        if let svg { try checkWritable(svg, what: "SVG graph") }
-        if let html { try checkWritable(html, what: "HTML report") }
+    /// - Returns: the checked outputs with their flags.
+    @discardableResult
+    static func checkGraphOutputsWritable(dot: String?, svg: String?, html: String?) throws(ToolError)
+        -> [(flag: String, file: OutputFile)]
+    {
+        var files: [(flag: String, file: OutputFile)] = []
+        if let dot { files.append(("--dot", try checkWritable(dot, what: "DOT graph"))) }
+        if let svg { files.append(("--svg", try checkWritable(svg, what: "SVG graph"))) }
+        if let html { files.append(("--html", try checkWritable(html, what: "HTML report"))) }
+        return files
     }
 
     /// Draws `report` and writes the DOT text, the SVGs and the HTML report to the paths given (each

@@ -3,27 +3,18 @@ import LeakGraphReport
 
 /// Writes the finished report where the user asked for it.
 enum ReportOutput {
-    /// Fails early, before the program runs, when a file the user named cannot be created: its directory
-    /// is missing or is not a directory.
-    static func checkWritable(_ path: String, what: String) throws(ToolError) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ToolError("cannot write the \(what) to \(path): the directory \(directory) does not exist")
-        }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ToolError("cannot write the \(what) to \(path): it is a directory")
-        }
+    /// Fails early, before the program runs, when a file the user named cannot be written
+    /// (``OutputFile``: a missing or read-only directory, a directory, a read-only file or device).
+    /// - Returns: the checked output.
+    @discardableResult
+    static func checkWritable(_ path: String, what: String) throws(ToolError) -> OutputFile {
+        try OutputFile(path, what: what)
     }
 
-    /// Writes `data` to `path`, replacing the file atomically.
+    /// Writes `data` to `path` as ``OutputFile`` says: atomically for a regular file or a new one,
+    /// through symlinks, pipes, devices and the standard streams otherwise.
     static func write(_ data: Data, to path: String, what: String) throws(ToolError) {
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw ToolError("cannot write the \(what) to \(path): \(error.localizedDescription)")
-        }
+        try OutputFile(path, what: what).write(data)
     }
 
     /// One line for standard error when the full text summary went to a file.

@@ -97,6 +97,25 @@ struct ReportWorkspace {
         }
     }
 
+    /// The path to put in `LD_PRELOAD` for `library`: the path itself, or — when it holds a space or a
+    /// colon, which separate `LD_PRELOAD` entries and cannot be escaped — a symlink to it in the
+    /// workspace (`~/My Tools/lib/leakgraph/…` installs work).
+    /// - Throws: ``ToolError`` when neither path can be preloaded.
+    func preloadablePath(for library: String) throws(ToolError) -> String {
+        func preloadable(_ path: String) -> Bool { !path.contains(" ") && !path.contains(":") }
+        guard !preloadable(library) else { return library }
+        let link = directory + "/" + PreloadLibraryLocator.fileName
+        guard preloadable(link) else {
+            throw ToolError(
+                "cannot preload \(library): LD_PRELOAD cannot hold a path with a space or a colon, and the temporary "
+                    + "folder \(directory) has one too; set TMPDIR to a folder without")
+        }
+        guard symlink(library, link) == 0 || errno == EEXIST else {
+            throw ToolError("cannot link \(link) to \(library): \(String(cString: strerror(errno)))")
+        }
+        return link
+    }
+
     /// Deletes the directory and what the preload library wrote into it.
     func remove() {
         try? FileManager.default.removeItem(atPath: directory)

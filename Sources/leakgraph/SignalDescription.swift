@@ -18,6 +18,11 @@ enum SignalDescription {
     /// Signals that mean the program itself failed (as opposed to being stopped from outside).
     private static let crashSignals: Set<Int32> = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS]
 
+    /// 15 for `SIGTERM`; `nil` for a name not known here.
+    static func number(named name: String) -> Int32? {
+        names.first { $0.value == name }?.key
+    }
+
     /// `SIGSEGV` for 11; `SIGRTMIN+3` for real-time signals; `signal N` otherwise.
     static func name(of signal: Int32) -> String {
         if let name = names[signal] {

@@ -3,12 +3,16 @@
 struct ToolError: Error, Equatable {
     /// The sentence shown after `leakgraph: `.
     var message: String
+    /// The signal that ended the checked program, when that is why there is no report: `leakgraph`
+    /// then ends with the same signal (exits as the program did) instead of exit status 2.
+    var signal: Int32?
 
     /// The exit status of every usage and tool error.
     static let exitStatus: Int32 = 2
 
     /// Creates an error with the sentence to show.
-    init(_ message: String) {
+    init(_ message: String, signal: Int32? = nil) {
         self.message = message
+        self.signal = signal
     }
 }

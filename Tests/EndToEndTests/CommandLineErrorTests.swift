@@ -56,12 +56,12 @@ struct CommandLineErrorTests {
         )
     }
 
-    @Test("a file that is not ELF (a script)")
+    @Test("a file that is neither ELF nor a script")
     func notELF() async throws {
-        let script = try Scratch.directory("script").appendingPathComponent("script.sh")
-        try Data("#!/bin/sh\nexit 0\n".utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        expectToolError(try await LeakgraphRun.run(script.path, []), "\(script.path) is not an ELF file")
+        let file = try Scratch.directory("data").appendingPathComponent("data.bin")
+        try Data("plain text\n".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        expectToolError(try await LeakgraphRun.run(file.path, []), "\(file.path) is not an ELF file")
     }
 
     @Test("a Swift program linked with -static-stdlib")
@@ -74,13 +74,19 @@ struct CommandLineErrorTests {
         )
     }
 
-    @Test("a program that crashes before the leak check", arguments: Optimization.allCases)
+    @Test("a program that crashes before the leak check: a report marked crashed", arguments: Optimization.allCases)
     func crash(_ optimization: Optimization) async throws {
         _ = try BuildProducts.preloadLibrary()
         let program = try await FixtureBuilds.shared.executable("Crash", optimization).path
-        // fatalError stops the program with ud2, which is SIGILL on x86_64.
+        // fatalError stops the program with ud2, which is SIGILL on x86_64; leakgraph ends the same way.
         let run = try await LeakgraphRun.run(program, ["leak"], environment: ["SWIFT_BACKTRACE": "enable=no"])
-        expectToolError(run, "the program crashed with signal 4 (SIGILL) before the leak check")
+        #expect(run.result.signaled && run.result.status == SIGILL, "\(run.result.summary)")
+        #expect(run.toolMessages == ["leakgraph: the program crashed with SIGILL; no leak check ran; summary written to \(run.textPath); leakgraph ends with SIGILL too"], "\(run.result.summary)")
+        let report = try #require(run.report)
+        #expect(report.verdict == .notChecked && report.leaks.isEmpty)
+        #expect(report.crash?.signal == "SIGILL" && report.program.exitStatus == 128 + Int(SIGILL))
+        #expect(report.crash?.frames.contains { $0.function.hasPrefix("Fixture.crash(") } == true, "\(report.crash?.frames ?? [])")
+        #expect(run.text?.hasPrefix("Process ") == true && run.text?.contains("crashed with SIGILL; no leak check ran.") == true)
     }
 
     @Test("a missing preload library")
@@ -127,7 +133,7 @@ struct CommandLineErrorTests {
     func help() async throws {
         let result = try await leakgraph(["run", "--help"])
         #expect(result.status == 0)
-        #expect(result.standardOutput.contains("leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] [--frames <n>] [--live-histogram] [--why <type>…] [--baseline <file>] [--write-baseline <file>] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] -- <executable>"))
-        #expect(result.standardOutput.contains("Exit status: 1 when leaks were found"))
+        #expect(result.standardOutput.contains("leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] [--frames <n>] [--live-histogram] [--why <type>…] [--leak-exit-code <n>] [--baseline <file>] [--write-baseline <file>] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] -- <executable>"))
+        #expect(result.standardOutput.contains("Exit status: the program's own status when it is not 0"))
     }
 }

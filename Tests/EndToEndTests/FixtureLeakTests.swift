@@ -212,12 +212,12 @@ struct FixtureLeakTests {
     func summaryAndFrames() async throws {
         let program = try await FixtureBuilds.shared.executable("StoredProperties", .debug).path
         let plain = try await LeakgraphRun.run(program, ["leak"], writeFiles: false)
-        #expect(plain.result.status == 1, "\(plain.result.summary)")
+        #expect(plain.result.status == LeakgraphRun.leakStatus, "\(plain.result.summary)")
         #expect(plain.result.standardError.contains("Owner") && plain.result.standardError.contains("Partner"))
 
         // `--frames 0` records no creation stacks at all; the default records the builder's frames.
         let noFrames = try await LeakgraphRun.run(program, ["leak"], options: ["--frames", "0"])
-        #expect(noFrames.result.status == 1, "\(noFrames.result.summary)")
+        #expect(noFrames.result.status == LeakgraphRun.leakStatus, "\(noFrames.result.summary)")
         #expect(noFrames.report?.leaks.allSatisfy { $0.backtrace.isEmpty } == true)
         let defaultFrames = try await LeakgraphRun.run(program, ["leak"])
         #expect(defaultFrames.report?.leaks.allSatisfy { !$0.backtrace.isEmpty } == true)

@@ -33,7 +33,7 @@ struct InProcessRecordingTests {
     func inProcessUnderLeakgraphRun() async throws {
         let program = try await InProcessBuilds.shared.executable("InProcessRepeatedChecks", .debug, harness: false)
         let run = try await LeakgraphRun.run(program.path, [])
-        #expect(!run.result.signaled && run.result.status == 1, "leaks found: \(run.result.summary)")
+        #expect(!run.result.signaled && run.result.status == LeakgraphRun.leakStatus, "leaks found: \(run.result.summary)")
         let checks = run.result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("check ") }
         #expect(checks.count == 5, "\(run.result.summary)")
         for (index, line) in checks.enumerated() {

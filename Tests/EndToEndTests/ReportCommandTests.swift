@@ -29,7 +29,7 @@ struct ReportCommandTests {
         let json = folder.appendingPathComponent("report.json")
         let text = folder.appendingPathComponent("report.txt")
         let run = try await leakgraph(["run", "--json", json.path, "--text", text.path] + options + ["--", program, mode])
-        try #require(!run.signaled && run.status == (mode == "leak" ? 1 : 0), "\(run.summary)")
+        try #require(!run.signaled && run.status == (mode == "leak" ? LeakgraphRun.leakStatus : 0), "\(run.summary)")
         let data = try #require(FileManager.default.contents(atPath: json.path), "no JSON report: \(run.summary)")
         return SavedRun(
             json: json, text: try String(contentsOf: text, encoding: .utf8), report: try LeakReport.decode(from: data)

@@ -42,7 +42,7 @@ struct SessionServerSampleTests {
         let periodicFolder = try Scratch.directory("session-server-reports")
         let periodic = try await LeakgraphRun.run(
             program, ["--seconds", "1.5"], options: ["--every", "200ms", "--report-dir", periodicFolder.path])
-        #expect(periodic.result.status == 1, "\(periodic.result.summary)")
+        #expect(periodic.result.status == LeakgraphRun.leakStatus, "\(periodic.result.summary)")
         let reports = try monitorReports(in: periodicFolder)
         #expect(reports.count == 1, "reported once: \(reports.count) reports — \(periodic.result.summary)")
         if let report = reports.first {
@@ -61,16 +61,17 @@ struct SessionServerSampleTests {
         let signalFolder = try Scratch.directory("session-server-signal")
         let signalled = try await LeakgraphRun.run(
             program, ["--seconds", "1.2", "--signal-self", "--signal-at", "40"], options: ["--every", "1h", "--report-dir", signalFolder.path])
-        #expect(signalled.result.status == 1, "\(signalled.result.summary)")
+        #expect(signalled.result.status == LeakgraphRun.leakStatus, "\(signalled.result.summary)")
         #expect(try monitorReports(in: signalFolder).count == 1, "\(signalled.result.summary) \(signalled.result.standardError)")
 
-        // SIGTERM ends the program as without LeakGraph (no check at exit); what the monitor found
-        // while it ran is in the folder.
+        // SIGTERM ends the program after one final check, whose report is marked with the signal;
+        // leakgraph ends with SIGTERM too; what the monitor found while it ran is in the folder.
         let terminatedFolder = try Scratch.directory("session-server-terminated")
         let terminated = try await LeakgraphRun.run(
             program, ["--seconds", "2.5", "--terminate"], options: ["--every", "200ms", "--report-dir", terminatedFolder.path])
-        #expect(terminated.result.status == 2, "\(terminated.result.summary)")
+        #expect(terminated.result.signaled && terminated.result.status == SIGTERM, "\(terminated.result.summary)")
         #expect(terminated.toolMessages.contains { $0.contains("SIGTERM") }, "\(terminated.result.summary)")
+        #expect(terminated.report?.program.signal == "SIGTERM", "\(terminated.result.summary)")
         #expect(try monitorReports(in: terminatedFolder).count == 1, "\(terminated.result.summary)")
 
         for folder in [periodicFolder, signalFolder, terminatedFolder] {

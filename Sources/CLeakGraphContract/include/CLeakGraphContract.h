@@ -36,6 +36,22 @@ extern "C" {
 /// TYPE`). Absent or empty: it does not. At most 1,023 bytes.
 #define LG_ENV_WHY "LEAKGRAPH_WHY"
 
+/// `1`: follow the processes the program starts (`leakgraph run SCRIPT`). `LG_ENV_OUTPUT` is then a
+/// directory: every process that uses the Swift runtime writes its own JSON report there, named
+/// `LG_FOLLOW_REPORT_PREFIX<pid>.json` (its `.error` beside it), the path taken at exit so that a
+/// forked child does not write over its parent; processes without the Swift runtime (the shell) are
+/// left alone. The environment is kept for children (not restored), so grandchildren are followed
+/// too. Absent or anything else: only the program itself is checked, and its children are not.
+#define LG_ENV_FOLLOW "LEAKGRAPH_FOLLOW"
+/// The start of the name of each followed process's report in the `LG_ENV_OUTPUT` directory.
+#define LG_FOLLOW_REPORT_PREFIX "process-"
+
+/// The process id of `leakgraph run`. The program it started directly (its parent is that process)
+/// asks the kernel for SIGTERM when that process dies (`PR_SET_PDEATHSIG`), so that it is never left
+/// behind; when its parent is already another process, `leakgraph run` died before it started, and it
+/// ends itself with SIGTERM.
+#define LG_ENV_PARENT_PID "LEAKGRAPH_PARENT_PID"
+
 /// Milliseconds between the periodic leak checks of the monitor that `leakgraph run --every` asks
 /// for: a decimal integer in 1...LG_MONITOR_INTERVAL_LIMIT. Absent or invalid: no monitor, only the
 /// check at exit. The monitor reports each confirmed leak once, by fingerprint, to standard error
@@ -75,6 +91,13 @@ extern "C" {
 /// `<output>` + this: the report while it is being written; renamed to `<output>` when complete.
 /// The files below are written the same way (their name + this, then renamed).
 #define LG_REPORT_PARTIAL_SUFFIX ".partial"
+/// `<output>` + this: what the crash handler wrote when the program crashed (SIGSEGV, SIGBUS, SIGILL,
+/// SIGFPE, SIGABRT, SIGTRAP): no heap walk, only lines of `key value` written with `write(2)` —
+/// `signal N`, `address 0x…` (the fault address), `pc 0x…`, `frame 0x…` (return addresses of the
+/// faulting thread, innermost first), `allocations N`, `records N` (objects tracked and alive),
+/// `stacks N` — then a line `maps` followed by the process's `/proc/self/maps`, so the CLI can
+/// symbolize the frames after the process is gone. Written under `.partial`, then renamed.
+#define LG_REPORT_CRASH_SUFFIX ".crash"
 /// `<output>` + this: the text summary without its header, when `LG_ENV_RENDER` asks for it.
 #define LG_REPORT_TEXT_SUFFIX ".txt"
 /// `<output>` + this: the report's synopsis (`ReportSynopsis` in LeakGraphReport, JSON): the

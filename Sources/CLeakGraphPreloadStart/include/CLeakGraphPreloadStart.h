@@ -45,8 +45,10 @@ void leakgraph_preload_monitor_start(void);
 /// Implemented in Swift (LeakGraphPreload, `@_cdecl`): walks the heap, analyses it and writes the
 /// report to `output_path` (through `<output_path>.partial`), with the renderings asked for beside
 /// it, or one sentence to `<output_path>.error`. `exit_status` is the status the program passed to
-/// `exit` (the low 8 bits, as its parent will see it). Called once, by the exit handler.
-void leakgraph_preload_check(const char *output_path, int exit_status);
+/// `exit` (the low 8 bits, as its parent will see it), or 128 + `signal` when a terminating signal
+/// asked for the check (`signal` is 0 otherwise; the report names it). Called once: by the exit
+/// handler, or by the thread that handles a terminating signal.
+void leakgraph_preload_check(const char *output_path, int exit_status, int signal);
 
 #ifdef __cplusplus
 }

@@ -64,7 +64,35 @@ public enum TextReport {
     ///   - pathLimit: The maximum number of object and `↺` lines drawn per root cycle (at least 1).
     /// - Complexity: O(*n* + *e*) for *n* leaks and *e* references (plus sorting the type groups).
     public static func render(_ report: LeakReport, pathLimit: Int = defaultPathLimit) -> String {
-        header(program: report.program, summary: report.summary) + body(report, pathLimit: pathLimit)
+        if let crash = report.crash {
+            return crashed(program: report.program, crash: crash)
+        }
+        return header(program: report.program, summary: report.summary) + body(report, pathLimit: pathLimit)
+    }
+
+    /// The text of a report whose program crashed: the signal, the command, the faulting thread's
+    /// frames and what the hook had recorded (ending with a newline).
+    public static func crashed(program: LeakReport.Program, crash: LeakReport.Crash) -> String {
+        let name = ReportNaming.programName(program)
+        var lines = [
+            "Process \(name) crashed with \(crash.signal)\(crash.faultAddress.map { " at address \($0)" } ?? ""); no leak check ran.",
+            "Command: \(ReportNaming.commandLine(program))   (exit status \(program.exitStatus))",
+            "",
+            "Recorded until the crash: \(ReportNaming.count(crash.allocations, "Swift object")) allocated, "
+                + "\(ReportNaming.grouped(crash.liveObjects)) alive.",
+            "",
+            "Crashed thread:",
+        ]
+        for (index, frame) in crash.frames.enumerated() {
+            let place = frame.file.map { file in
+                " at \(file.split(separator: "/").last.map(String.init) ?? file)\(frame.line.map { ":\($0)" } ?? "")"
+            } ?? ""
+            lines.append("   #\(index) \(frame.function)\(place)")
+        }
+        if crash.frames.isEmpty {
+            lines.append("   (no frames could be read)")
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// The header that ``render(_:pathLimit:)`` starts with: three lines, each ending with a newline,
@@ -81,7 +109,7 @@ public enum TextReport {
         return """
             Process \(name): \(leaks) for \(ReportNaming.grouped(summary.leakedBytes)) total leaked bytes.
             Process \(name): \(tracked) tracked, \(ReportNaming.grouped(summary.liveObjects)) live, \(cycles).
-            Command: \(ReportNaming.commandLine(program))   (exit status \(program.exitStatus))
+            Command: \(ReportNaming.commandLine(program))   (\(program.signal.map { "ended by \($0), checked first" } ?? "exit status \(program.exitStatus)"))
 
             """
     }

@@ -31,7 +31,8 @@ func expectLeaks(
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> LeakReport? {
     #expect(
-        !run.result.signaled && run.result.status == 1, "`\(mode)` must exit with 1: \(run.result.summary)",
+        !run.result.signaled && run.result.status == LeakgraphRun.leakStatus,
+        "`\(mode)` must exit with \(LeakgraphRun.leakStatus): \(run.result.summary)",
         sourceLocation: sourceLocation
     )
     guard let report = run.report else {

@@ -72,7 +72,8 @@ func checkKindFixture(
         expectNoLeaks(run, program: program, mode: mode, sourceLocation: sourceLocation)
     }
     #expect(
-        !leaking.result.signaled && leaking.result.status == 1, "`leak` must exit with 1: \(leaking.result.summary)",
+        !leaking.result.signaled && leaking.result.status == LeakgraphRun.leakStatus,
+        "`leak` must exit with \(LeakgraphRun.leakStatus): \(leaking.result.summary)",
         sourceLocation: sourceLocation)
     guard let report = leaking.report else {
         Issue.record("`leak` wrote no JSON report: \(leaking.result.summary)", sourceLocation: sourceLocation)

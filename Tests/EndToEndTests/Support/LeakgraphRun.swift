@@ -9,6 +9,10 @@ struct LeakgraphRun: Sendable {
     var report: LeakReport?
     /// The `--text` file's contents, when one was written.
     var text: String?
+    /// The `--json` file's text, when one was written.
+    var jsonText: String?
+    /// The path given to `--text` (removed after the run).
+    var textPath = ""
 
     /// Runs `program` under the built `leakgraph`.
     ///
@@ -36,11 +40,16 @@ struct LeakgraphRun: Sendable {
         var run = LeakgraphRun(result: result)
         if let data = FileManager.default.contents(atPath: jsonURL.path) {
             run.report = try LeakReport.decode(from: data)
+            run.jsonText = String(decoding: data, as: UTF8.self)
         }
         run.text = try? String(contentsOf: textURL, encoding: .utf8)
+        run.textPath = textURL.path
         try? FileManager.default.removeItem(at: folder)
         return run
     }
+
+    /// The exit status of `leakgraph run` when leaks are found and the program succeeded (no `--leak-exit-code`).
+    static let leakStatus: Int32 = 23
 
     /// The lines the tool itself wrote to standard error (`leakgraph: …`).
     var toolMessages: [String] {

@@ -1,0 +1,91 @@
+import LeakGraphReport
+
+/// How `leakgraph run` ends once the check is over: its exit status, decided from the program's own
+/// status and the leak verdict, and the final line on standard error that states both.
+///
+/// | the program | leaks outside libraries | `leakgraph run` exits with |
+/// |---|---|---|
+/// | exited with 0 | none | 0 |
+/// | exited with 0 | found | the leak status (23, `--leak-exit-code`) |
+/// | exited with N ≠ 0 | either | N: the program's failure wins; the final line still names the leaks |
+///
+/// Tool and usage errors (exit status 2) never get here (``ToolError``).
+struct RunExitStatus: Equatable {
+    /// The status `leakgraph run` exits with when leaks are found and the program exited with 0:
+    /// LeakSanitizer's, so that it differs from the 1 test runners exit with when a test fails.
+    static let defaultLeakStatus: Int32 = 23
+    /// The values `--leak-exit-code` accepts.
+    static let leakStatusRange: ClosedRange<Int> = 0...255
+
+    /// The status the program passed to `exit` (or returned from `main`).
+    var programStatus: Int32
+    /// The report's verdict.
+    var verdict: LeakReport.Verdict
+    /// The status for leaks found (`--leak-exit-code`).
+    var leakStatus: Int32
+    /// Whether an output could not be written: a tool error, whatever the verdict.
+    var outputFailed = false
+    /// The signal that ended the program after the check (it did not handle it): `leakgraph run`
+    /// then ends with the same signal, after its last line.
+    var signal: Int32?
+
+    /// The exit status of `leakgraph run`.
+    var status: Int32 {
+        if outputFailed { return ToolError.exitStatus }
+        if programStatus != 0 { return programStatus }
+        return verdict == .leaksFound ? leakStatus : 0
+    }
+
+    /// Why ``status`` is what it is, in a few words.
+    private var reason: String {
+        if outputFailed { return "an output could not be written" }
+        if programStatus != 0 {
+            return verdict == .leaksFound ? "the program's status wins over the leak status" : "the program's status"
+        }
+        return verdict == .leaksFound ? "leaks found" : "no leaks, the program succeeded"
+    }
+
+    /// The last line `leakgraph run` writes: the leak verdict, where the text summary went (when
+    /// `--text` named a file), the program's own status and the exit status that follows.
+    ///
+    /// `leakgraph: 10 leaked objects (480 bytes) in 1 root cycle; the program exited with status 0;
+    /// exit status 23 (leaks found)`.
+    func finalLine(_ synopsis: ReportSynopsis, textPath: String?) -> String {
+        var parts = [RunExitStatus.leakSummary(synopsis)]
+        if let textPath {
+            parts.append("summary written to \(textPath)")
+        }
+        if let signal, verdict == .notChecked {
+            let name = SignalDescription.name(of: signal)
+            parts = ["the program crashed with \(name); no leak check ran"]
+            if let textPath {
+                parts.append("summary written to \(textPath)")
+            }
+            parts.append(outputFailed ? "exit status 2 (\(reason))" : "leakgraph ends with \(name) too")
+        } else if let signal {
+            let name = SignalDescription.name(of: signal)
+            parts.append("the program was ended by \(name) after the check")
+            parts.append(outputFailed ? "exit status 2 (\(reason))" : "leakgraph ends with \(name) too")
+        } else {
+            parts.append("the program exited with status \(programStatus)")
+            parts.append("exit status \(status) (\(reason))")
+        }
+        return "leakgraph: " + parts.joined(separator: "; ")
+    }
+
+    /// `no leaks found`, or the leaked objects, bytes and root cycles, with those of known library leaks.
+    static func leakSummary(_ synopsis: ReportSynopsis) -> String {
+        let summary = synopsis.summary
+        guard summary.leakedObjects > 0 else {
+            return "no leaks found"
+        }
+        let objects = summary.leakedObjects == 1 ? "object" : "objects"
+        let cycles = summary.rootCycles == 1 ? "root cycle" : "root cycles"
+        let library = summary.leakedObjects - synopsis.leakedObjectsOutsideLibraries
+        let libraryNote =
+            library == summary.leakedObjects
+            ? " (all in known library leaks)" : library > 0 ? " (\(library) of them in known library leaks)" : ""
+        return "\(summary.leakedObjects) leaked \(objects) (\(summary.leakedBytes) bytes) in "
+            + "\(summary.rootCycles) \(cycles)\(libraryNote)"
+    }
+}

@@ -1,0 +1,75 @@
+// A program that leaks one known cycle (Owner ⇄ Partner, via `partner` and `owner`), then ends the way
+// its arguments say — for `leakgraph run`'s exit statuses, signals and crashes:
+//   LeakAndEnd [clean] exit N   exit(N) (with `clean`, nothing is leaked first)
+//   LeakAndEnd [clean] wait     print "ready" and sleep until a signal ends it (at most 60 s, then exit 4)
+//   LeakAndEnd handle-term      like `wait`, but SIGTERM has a handler of the program's own: it prints
+//                               "handled SIGTERM" and exits with 0 (its leaks checked at exit)
+//   LeakAndEnd segv | trap | abort   crash: a null write, a Swift runtime trap, abort()
+//   LeakAndEnd spawn PROGRAM ARGUMENTS…   start PROGRAM (posix_spawn, same environment), wait, exit with its status
+import Glibc
+
+final class Owner {
+    var partner: Partner?
+}
+
+final class Partner {
+    var owner: Owner?
+}
+
+@inline(never)
+func makePair() {
+    let owner = Owner()
+    let partner = Partner()
+    owner.partner = partner
+    partner.owner = owner
+}
+
+@inline(never)
+func trap(_ values: [Int], at index: Int) -> Int {
+    values[index]
+}
+
+@inline(never)
+func waitForSignal() -> Never {
+    print("ready")
+    fflush(stdout)
+    for _ in 0..<600 { usleep(100_000) }
+    exit(4)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "clean" {
+    arguments.removeFirst()
+} else {
+    makePair()
+}
+switch arguments.first {
+case "exit":
+    exit(Int32(arguments.dropFirst().first ?? "0") ?? 0)
+case "wait":
+    waitForSignal()
+case "handle-term":
+    signal(SIGTERM) { _ in
+        let text = "handled SIGTERM\n"
+        _ = write(1, text, text.utf8.count)
+        exit(0)
+    }
+    waitForSignal()
+case "segv":
+    UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
+case "trap":
+    print(trap([1, 2], at: arguments.count + 5))
+case "abort":
+    abort()
+case "spawn":
+    let command = Array(arguments.dropFirst())
+    var pid = pid_t()
+    let argv = command.map { strdup($0) } + [nil]
+    guard posix_spawn(&pid, command[0], nil, nil, argv, environ) == 0 else { exit(5) }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    exit((status >> 8) & 0xff)
+default:
+    print("usage: LeakAndEnd [clean] exit N | wait | handle-term | segv | trap | abort | spawn PROGRAM …")
+    exit(64)
+}
