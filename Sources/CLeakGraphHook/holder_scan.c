@@ -630,12 +630,32 @@ int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const ui
         int tid = atomic_load(&lg_scan_threads[i].tid);
         int signal_for_thread = signal_number;
         if (lg_scan_thread_blocks(tid, signal_number)) {
-            // A libdispatch worker: it leaves SIGSYS unblocked.
-            if (lg_scan_thread_blocks(tid, SIGSYS) || !lg_scan_install_fallback()) {
-                stopped = false;
-                break;
+            // A libdispatch worker: it leaves SIGSYS unblocked. A thread that blocks both may be in
+            // glibc's start or exit path, where every signal is blocked for a moment: wait up to 50 ms
+            // for it to be gone or to take a signal again.
+            bool gone = false;
+            for (int tries = 0; tries < 50; tries++) {
+                if (syscall(SYS_tgkill, job.pid, tid, 0) != 0 && errno == ESRCH) {
+                    gone = true;
+                    break;
+                }
+                if (!lg_scan_thread_blocks(tid, signal_number) || !lg_scan_thread_blocks(tid, SIGSYS)) {
+                    break;
+                }
+                struct timespec pause = {0, 1000 * 1000};
+                nanosleep(&pause, NULL);
             }
-            signal_for_thread = SIGSYS;
+            if (gone) {
+                atomic_store(&lg_scan_threads[i].stopped, 2);
+                continue;
+            }
+            if (lg_scan_thread_blocks(tid, signal_number)) {
+                if (lg_scan_thread_blocks(tid, SIGSYS) || !lg_scan_install_fallback()) {
+                    stopped = false;
+                    break;
+                }
+                signal_for_thread = SIGSYS;
+            }
         }
         if (syscall(SYS_tgkill, job.pid, tid, signal_for_thread) != 0) {
             atomic_store(&lg_scan_threads[i].stopped, errno == ESRCH ? 2 : 0);

@@ -87,6 +87,9 @@ void lg_termination_signals_install(const char *output_path) {
     // Faults stay deliverable: a blocked SIGSEGV in this thread would kill the process unreported.
     int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT};
     for (unsigned index = 0; index < sizeof(faults) / sizeof(faults[0]); index++) sigdelset(&all, faults[index]);
+    // SIGSYS too: the orphan scan's holder scan stops a thread that blocks its realtime signal with a
+    // SIGSYS sent to that thread alone (holder_scan.c); a thread it cannot stop makes it abstain.
+    sigdelset(&all, SIGSYS);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
     pthread_t thread;
     int started = pthread_create(&thread, NULL, lg_termination_thread, NULL) == 0;

@@ -60,7 +60,8 @@ struct AppSampleTests {
         let leak = try await leaking
 
         // The refresh task waiting forever on a stream only the screen can resume: screen → task → screen.
-        let task = try #require(try await taskHeld.report, "\(try await taskHeld.result.summary)")
+        let taskRun = try await taskHeld
+        let task = try #require(taskRun.report, "\(taskRun.result.summary)")
         #expect(task.cycles.count == 1)
         let taskCycle = try #require(task.cycles.first)
         #expect(taskCycle.members.map { task.leaks[$0].type }.contains("NeighBird.ChatViewController"))

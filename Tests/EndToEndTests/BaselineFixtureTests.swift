@@ -56,7 +56,7 @@ struct BaselineFixtureTests {
 
         // A new, different cycle besides the old one: only the new one fails.
         let new = try await LeakgraphRun.run(program, ["new"], options: ["--baseline", file.path])
-        #expect(!new.result.signaled && new.result.status == 1, "\(new.result.summary)")
+        #expect(!new.result.signaled && new.result.status == LeakgraphRun.leakStatus, "\(new.result.summary)")
         let newReport = try #require(new.report)
         #expect(newReport.cycles.count == 2)
         let accepted = newReport.cycles.filter { $0.suppressed != nil }
@@ -79,14 +79,14 @@ struct BaselineFixtureTests {
     func patterns(_ optimization: Optimization) async throws {
         let program = try await program(optimization)
         let withoutPattern = try await LeakgraphRun.run(program, ["cache"])
-        #expect(withoutPattern.result.status == 1, "\(withoutPattern.result.summary)")
+        #expect(withoutPattern.result.status == LeakgraphRun.leakStatus, "\(withoutPattern.result.summary)")
         let oldFingerprint = try #require(
             withoutPattern.report?.cycles.first { $0.members.contains { withoutPattern.report?.leaks[$0].type == "Fixture.Screen" } }?
                 .fingerprint)
 
         let onlyOld = try baselineFile("version: 1\nfingerprint: \(oldFingerprint)\n")
         let fails = try await LeakgraphRun.run(program, ["cache"], options: ["--baseline", onlyOld.path])
-        #expect(!fails.result.signaled && fails.result.status == 1, "the cache is new: \(fails.result.summary)")
+        #expect(!fails.result.signaled && fails.result.status == LeakgraphRun.leakStatus, "the cache is new: \(fails.result.summary)")
 
         for entry in ["type: ImageCache*  # the image cache lives as long as the process", "site: Fixture.makeCache*"] {
             let file = try baselineFile("# accepted leaks\nversion: 1\nfingerprint: \(oldFingerprint)\n\(entry)\n")
@@ -136,7 +136,7 @@ struct BaselineFixtureTests {
         let folder = try Scratch.directory("baseline-report")
         let json = folder.appendingPathComponent("new.json")
         let saved = try await LeakgraphRun.run(program, ["new"], options: ["--json", json.path], writeFiles: false)
-        #expect(saved.result.status == 1, "\(saved.result.summary)")
+        #expect(saved.result.status == LeakgraphRun.leakStatus, "\(saved.result.summary)")
         let written = folder.appendingPathComponent("leakgraph.baseline")
         let leakgraph = try BuildProducts.leakgraph()
         let writing = try await runProcess(

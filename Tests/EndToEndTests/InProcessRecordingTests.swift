@@ -110,3 +110,26 @@ func checkInProcess(
         try? FileManager.default.removeItem(at: folder)
     }
 }
+
+
+@Suite("Orphans in a scoped in-process check", .timeLimit(.minutes(10)))
+struct ScopedOrphanTests {
+    @Test("checkingLeaks(.scanningForOrphans) reports a dropped passRetained as an orphan; balanced or unscanned: nothing",
+          arguments: Optimization.allCases)
+    func scopedOrphan(_ optimization: Optimization) async throws {
+        let program = try await InProcessBuilds.shared.executable("ScopedOrphan", optimization, harness: false)
+        let result = try await runProcess(program, arguments: [], environment: cleanEnvironment())
+        #expect(!result.signaled && result.status == 0, "\(result.summary)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        let found = "orphan: [\"orphan\"] [\"Fixture.Token\", \"Swift._ContiguousArrayStorage<Swift.Int>\"] retainCounts [1, 1]"
+        if optimization == .debug {
+            #expect(lines.contains(found), "\(result.summary)")
+        } else {
+            // At -O a copy of the token's address outlives the body somewhere the scan reads (not found
+            // yet): the orphan is missed, never reported falsely (docs/how-it-works.md, orphans).
+            #expect(lines.contains(found) || lines.contains("orphan: [] [] retainCounts []"), "\(result.summary)")
+        }
+        #expect(lines.contains("balanced: 0 cycles"), "\(result.summary)")
+        #expect(lines.contains("unscanned: 0 cycles"), "\(result.summary)")
+    }
+}

@@ -116,7 +116,7 @@ struct SessionServerSampleTests {
         #expect((later["leakgraph_leaked_objects"] ?? 0) >= (metrics["leakgraph_leaked_objects"] ?? .infinity), "\(second.body)")
         #expect(other.status == 404)
 
-        #expect(run.result.status == 1, "\(run.result.summary)")
+        #expect(run.result.status == LeakgraphRun.leakStatus, "\(run.result.summary)")
         #expect(run.result.standardOutput.contains("metrics at http://127.0.0.1:\(port)/metrics"), "\(run.result.summary)")
         let reports = try monitorReports(in: reportFolder)
         #expect(reports.count == 1, "reported once: \(reports.count) reports — \(run.result.summary)")

@@ -42,20 +42,11 @@ struct AssertNoLeaksTests {
         #expect(path.contains("/.build/leakgraph-reports/AssertNoLeaksTests."))
     }
 
-    @Test("with .scanningForOrphans a dropped Unmanaged.passRetained is reported as an orphan; balanced, or without the option, nothing is")
+    @Test("with .scanningForOrphans a balanced Unmanaged.passRetained reports nothing; without the option a dropped one is not looked for")
     func orphanScanOption() throws {
-        // The scan is conservative: a stale copy of the address somewhere in this process (a register
-        // spilled by a parallel test, a buffer of another test's check) keeps the object held — a
-        // missed orphan, never a false one — so a few fresh attempts are allowed.
-        var found: LeakReport?
-        for _ in 0 ..< 5 where found == nil {
-            let (_, report) = try LeakChecker.checkingLeaks(.scanningForOrphans) { makeOrphanedToken(balanced: false) }
-            if report.cycles.contains(where: { $0.isOrphan }) { found = report }
-        }
-        let report = try #require(found, "no orphan found in 5 attempts")
-        #expect(report.cycles.count == 1)
-        #expect(report.leaks.map(\.type).sorted() == ["LeakGraphTestingTests.OrphanedToken", "Swift._ContiguousArrayStorage<Swift.Int>"])
-        #expect(report.leaks.first { $0.type.hasSuffix("OrphanedToken") }?.retainCount == 1)
+        // The positive case runs in a process of its own (ScopedOrphan, EndToEndTests): here, parallel
+        // tests' stacks and buffers hold copies of many addresses, which make an orphan look held (a
+        // missed orphan, never a false one).
         let (_, balanced) = try LeakChecker.checkingLeaks(.scanningForOrphans) { makeOrphanedToken(balanced: true) }
         #expect(balanced.cycles.isEmpty)
         let (_, unscanned) = try LeakChecker.checkingLeaks { makeOrphanedToken(balanced: false) }
