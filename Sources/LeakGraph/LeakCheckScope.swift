@@ -121,7 +121,11 @@ public struct LeakCheckScope: Sendable {
 
     /// A whole check, restricted to the root cycles holding an object of this scope, less the ignored.
     private func scopedReport(knownOrphans: Set<UInt> = []) -> LeakReport {
-        let report = LeakChecker.check(orphanScan: options.scansForOrphans, knownOrphans: knownOrphans)
+        // Diagnostics are about the whole heap, not this scope: no symbolizer is made for their sites.
+        let report = LeakChecker.measuredCheck(
+            program: LeakReport.Program(path: "", arguments: [], exitStatus: 0), orphanScan: options.scansForOrphans,
+            knownOrphans: knownOrphans, diagnosticSites: false, stacks: nil
+        ).report
         let inScope = report.leaks.map { leak in
             UInt(leak.address.dropFirst(2), radix: 16).map { AllocationScope.scopeID(of: $0) == scope.id } ?? false
         }

@@ -162,7 +162,7 @@ public enum LeakChecker {
     /// - Parameter resolve: how a missing stack is symbolized (tests count the calls).
     static func measuredCheck(
         program: LeakReport.Program, executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false,
-        knownOrphans: Set<UInt> = [], stacks: SymbolizedStackCache?,
+        knownOrphans: Set<UInt> = [], diagnosticSites: Bool = true, stacks: SymbolizedStackCache?,
         resolve: @escaping StackResolver = resolveStack(_:with:executablePath:)
     ) -> MeasuredLeakCheck {
         var pause = Duration.zero
@@ -184,7 +184,7 @@ public enum LeakChecker {
                 guard case .success(let symbolizer) = symbolizer else { return nil }
                 return resolve(stackID, symbolizer, executable)
             }
-            var report = LeakReport(analysis: analysis, program: program) { stackID in
+            var report = LeakReport(analysis: analysis, program: program, diagnosticSites: diagnosticSites) { stackID in
                 let id = UInt32(stackID)
                 let frames = stacks.map { $0.frames(ofStack: id) { symbolize(id) } } ?? symbolize(id)
                 return (frames ?? []).map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }

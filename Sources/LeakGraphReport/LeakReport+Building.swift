@@ -23,11 +23,13 @@ extension LeakReport {
     ///   holds the leaked objects only and counts the live ones it left out.
     /// - `backtrace` is called once per distinct creation stack id (the results are shared); objects with
     ///   no stack id get an empty backtrace. It lets this module stay independent of symbolication.
+    ///   With `diagnosticSites`, it also names where one object of each diagnostic was created
+    ///   (``WalkDiagnostic/site``).
     ///
     /// - Complexity: O(*n* + *e*) plus the calls to `backtrace`.
     public init(
         analysis: LeakAnalysis, program: Program, diagnostics extraDiagnostics: [WalkDiagnostic] = [],
-        backtrace: (_ stackID: Int) -> [Frame] = { _ in [] }
+        diagnosticSites: Bool = true, backtrace: (_ stackID: Int) -> [Frame] = { _ in [] }
     ) {
         let graph = analysis.graph
         let analysis = Self.excusingKnownLibraryLeaks(analysis)
@@ -125,9 +127,18 @@ extension LeakReport {
             trackedObjects: graph.trackedObjects, liveObjects: graph.liveObjects, leakedObjects: leaks.count,
             leakedBytes: analysis.leakedBytes, rootCycles: cycles.count
         )
+        // Each diagnostic names where one of its objects was created (the closure's maker, for a
+        // context), from its example creation stack.
+        var diagnostics = graph.diagnostics + extraDiagnostics
+        for index in diagnostics.indices where diagnosticSites && diagnostics[index].site == nil {
+            guard let stack = diagnostics[index].stackID,
+                let site = ReportNaming.creationSite(backtrace(stack))
+            else { continue }
+            diagnostics[index].site = site.place.map { "\($0) in \(site.function)" } ?? site.function
+        }
         self.init(
             program: program, summary: summary, leaks: leaks, references: references, cycles: cycles,
-            diagnostics: graph.diagnostics + extraDiagnostics
+            diagnostics: diagnostics
         )
         liveTypes = graph.liveTypes
     }

@@ -321,6 +321,10 @@ extension JSONText {
         integer(diagnostic.objectCount)
         key("reason")
         string(diagnostic.reason)
+        if let site = diagnostic.site {
+            key("site")
+            string(site)
+        }
         key("typeName")
         string(diagnostic.typeName)
         closeObject()

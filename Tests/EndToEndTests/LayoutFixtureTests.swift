@@ -48,6 +48,13 @@ struct LayoutFixtureTests {
                     typeName: "Swift.KeyPath<Fixture.Store, Swift.Int>",
                     reason: "captured subscript arguments of a key path are not read (no metadata describes them)", objectCount: 1),
             ])
+        // Each names where one of its objects was made (the function that made the closure, for a context).
+        #expect(
+            Set((leaking.report?.diagnostics ?? []).compactMap(\.site).map { $0.split(separator: " ").first.map(String.init) ?? $0 })
+                == ["main.swift:58", "main.swift:68", "main.swift:83"] || optimization == .release,
+            "\(leaking.report?.diagnostics.map { $0.site ?? "-" } ?? [])")
+        #expect((leaking.report?.diagnostics ?? []).allSatisfy { $0.site?.contains("main.swift") == true })
+        #expect(leaking.text?.contains("(1 object; one made at main.swift:") == true)
         expectNoLeaks(fixed, program: program, mode: "fixed")
         #expect(fixed.report?.diagnostics == [])
     }

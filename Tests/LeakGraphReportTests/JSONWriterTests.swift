@@ -170,6 +170,8 @@ enum WriterFixtures {
         let bare = RetainerChain(
             links: [RetainerChain.Link(type: "App.View", address: "0x3000", retainCount: 1)],
             holder: RetainerChain.Holder(kind: .unknown), unexplainedRetains: 2)
+        report.diagnostics.append(
+            WalkDiagnostic(typeName: "App.Bus", reason: "subscribers: not read", objectCount: 2, site: "main.swift:9 in App.makeBus() -> App.Bus"))
         report.why = [
             RetainerQuery(type: "View", matched: 3, leaked: 1, chains: [chain, bare]),
             RetainerQuery(type: "Gone", matched: 0, leaked: 0, chains: []),

@@ -68,6 +68,7 @@ public struct HeapWalker {
         var lastMetadata: UInt = 0
         var lastPlan: (plan: ObjectPlan, id: UInt32)?
         var planBytes: [Int] = []
+        var planStack: [Int?] = []  // per plan: the creation stack of its first object with one
 
         for position in 0 ..< count {
             let record = record(position)
@@ -92,6 +93,7 @@ public struct HeapWalker {
                     planID[key] = current.id
                     distinctPlans.append(plan)
                     planBytes.append(0)
+                    planStack.append(nil)
                 }
                 lastPlan = current
                 lastMetadata = record.metadata
@@ -99,6 +101,9 @@ public struct HeapWalker {
             retainCounts.append(UInt32(clamping: lg_retain_count(object)))
             planIDs.append(current.id)
             planBytes[Int(current.id)] += record.size
+            if planStack[Int(current.id)] == nil, let stack = record.stackID {
+                planStack[Int(current.id)] = stack
+            }
         }
         let index = AddressIndex(count: count, skipped: skipped, address: address)
 
@@ -138,14 +143,24 @@ public struct HeapWalker {
             precondition(targets.count < Int(UInt32.max), "a heap walk numbers references with 32 bits")
             offsets.append(UInt32(targets.count))
         }
+        // Per type: an example creation stack, for diagnostics found while reading objects.
+        var stackOfType: [String: Int?] = [:]
+        for (id, plan) in distinctPlans.enumerated() where stackOfType[plan.typeName] == nil || stackOfType[plan.typeName]! == nil {
+            stackOfType[plan.typeName] = planStack[id]
+        }
         var diagnostics = distinctPlans.indices
             .filter { unreadableCounts[$0] > 0 }
             .flatMap { id in
                 distinctPlans[id].unreadable.map {
-                    WalkDiagnostic(typeName: distinctPlans[id].typeName, reason: $0, objectCount: unreadableCounts[id])
+                    WalkDiagnostic(
+                        typeName: distinctPlans[id].typeName, reason: $0, objectCount: unreadableCounts[id], stackID: planStack[id])
                 }
             }
-            + objectUnreadable.map { WalkDiagnostic(typeName: $0.key.typeName, reason: $0.key.reason, objectCount: $0.value) }
+            + objectUnreadable.map {
+                WalkDiagnostic(
+                    typeName: $0.key.typeName, reason: $0.key.reason, objectCount: $0.value,
+                    stackID: stackOfType[$0.key.typeName] ?? nil)
+            }
         diagnostics.sort { ($0.objectCount, $0.typeName, $0.reason) > ($1.objectCount, $1.typeName, $1.reason) }
         var strongGraph = StrongReferenceGraph(retainCounts: retainCounts, offsets: offsets, targets: targets)
         let resumptions = TaskResumers.find(

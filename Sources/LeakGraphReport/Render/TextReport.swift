@@ -224,7 +224,8 @@ struct TextRenderer {
             )
             for diagnostic in report.diagnostics {
                 let objects = ReportNaming.count(diagnostic.objectCount, "object")
-                lines.append("   \(diagnostic.typeName): \(diagnostic.reason) (\(objects))")
+                let site = diagnostic.site.map { "; one made at \($0)" } ?? ""
+                lines.append("   \(diagnostic.typeName): \(diagnostic.reason) (\(objects)\(site))")
             }
         }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
