@@ -33,3 +33,12 @@ const void *lg_type_by_mangled_name(const char *name, size_t length, const void 
     }
     return swift_getTypeByMangledNameInContext(name, length, context, generic_arguments);
 }
+
+extern char *swift_demangle(const char *mangled_name, size_t mangled_name_length, char *output_buffer,
+                            size_t *output_buffer_size, uint32_t flags);
+
+bool lg_demangle(const char *name, size_t length, char *buffer, size_t capacity) {
+    size_t size = capacity;
+    char *result = swift_demangle(name, length, buffer, &size, 0);
+    return result != NULL && result == buffer;
+}

@@ -31,6 +31,11 @@ void lg_call_destructive_project(const void *witness, void *value, const void *m
 const void *lg_type_by_mangled_name(const char *name, size_t length, const void *context,
                                     const void *const *generic_arguments);
 
+/// Demangles `length` bytes of a Swift mangled name (`$s…`) with the runtime's `swift_demangle` into
+/// `buffer` (`capacity` bytes, NUL-terminated); returns false when it is no valid mangling or does
+/// not fit.
+bool lg_demangle(const char *name, size_t length, char *buffer, size_t capacity);
+
 /// Whether the concurrency runtime's task layout is the one LeakGraph reads (layout version 1, 208-byte
 /// `AsyncTask`, 64-bit), asked of `_swift_concurrency_debug_*`. False without the concurrency runtime.
 bool lg_task_layout_known(void);

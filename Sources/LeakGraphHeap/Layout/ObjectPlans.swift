@@ -310,6 +310,47 @@ final class ObjectPlans {
     /// it refers to, in angle brackets, when it resolves on its own (`SS4name_Ieg_3run<Fixture.Step>4nextt`),
     /// else `<ref>`; the same name always reads the same, so diagnostics group by it.
     func readable(_ name: MangledName) -> String {
+        demangled(name) ?? rawReadable(name)
+    }
+
+    /// The name demangled as a type: each symbolic reference replaced by the mangling of the type it
+    /// resolves to, then `$s…D` given to the runtime's demangler (`Fixture.Step` and
+    /// `(name: Swift.String, run: @callee_guaranteed () -> (), next: Fixture.Step)`); `nil` when a
+    /// reference does not resolve or the result is no valid mangling.
+    private func demangled(_ name: MangledName) -> String? {
+        let bytes = name.bytes
+        var text: [UInt8] = Array("$s".utf8)
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x01...0x17:
+                guard index + 5 <= bytes.count,
+                    let resolved = name.resolve(part: index..<(index + 5), context: nil, genericArguments: nil)
+                else { return nil }
+                let type = unsafeBitCast(resolved, to: Any.Type.self)
+                guard let mangled = _mangledTypeName(type) else { return nil }
+                text += Array(mangled.utf8)
+                index += 5
+            case 0x18...0x1F:
+                return nil
+            default:
+                text.append(bytes[index])
+                index += 1
+            }
+        }
+        text.append(UInt8(ascii: "D"))
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let ok = text.withUnsafeBufferPointer { raw in
+            raw.withMemoryRebound(to: CChar.self) { lg_demangle($0.baseAddress, $0.count, &buffer, buffer.count) }
+        }
+        guard ok else { return nil }
+        let result = String(cString: buffer)
+        return result.isEmpty || result.hasPrefix("$s") ? nil : result
+    }
+
+    /// The name with symbolic references shown as the types they name (`<Fixture.Step>`), the rest
+    /// left as mangled text.
+    private func rawReadable(_ name: MangledName) -> String {
         let bytes = name.bytes
         var result = ""
         var index = 0
