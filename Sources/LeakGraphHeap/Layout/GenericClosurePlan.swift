@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What is needed to lay out a generic closure context: its captures' types mention generic
 /// parameters whose metadata the context stores as "bindings" right before the captures.
 ///
@@ -71,17 +73,27 @@ final class GenericClosurePlan {
         return Int(digits)
     }
 
-    /// Environments made so far, by their parameter counts per depth: made once, kept for good.
-    nonisolated(unsafe) private static var environments: [[Int]: UnsafeRawPointer] = [:]
+    /// Environments made so far (their addresses), by their parameter counts per depth: made once,
+    /// kept for good. Behind a lock: walks outside a frozen heap (tests, `captureGraph`) may run at once.
+    private static let environments = Mutex<[[Int]: UInt]>([:])
 
     /// A runtime generic environment (`TargetGenericEnvironment`, include/swift/ABI/Metadata.h) with
     /// `levels[d]` unconstrained type parameters at depth `d`, each a key argument, and no
     /// requirements: flags (the number of levels; no requirements), the cumulative parameter counts
     /// per level (`uint16_t` each), one `GenericParamDescriptor` byte per parameter (0x80: a type
     /// parameter with a key argument). The generic arguments resolved against it are the parameters'
-    /// metadata in the same order. Called from the heap walk only (one thread at a time).
+    /// metadata in the same order.
     static func environment(levels: [Int]) -> UnsafeRawPointer? {
-        if let made = environments[levels] { return made }
+        environments.withLock { made in
+            if let address = made[levels] { return UnsafeRawPointer(bitPattern: address) }
+            guard let environment = makeEnvironment(levels: levels) else { return nil }
+            made[levels] = UInt(bitPattern: environment)
+            return environment
+        }
+    }
+
+    /// Allocates and fills the environment ``environment(levels:)`` describes; never freed.
+    private static func makeEnvironment(levels: [Int]) -> UnsafeRawPointer? {
         let total = levels.reduce(0, +)
         guard !levels.isEmpty, levels.count < 0x1000, total > 0, total < 0x1_0000 else { return nil }
         let size = 4 + 2 * levels.count + total
@@ -95,9 +107,7 @@ final class GenericClosurePlan {
         for parameter in 0..<total {
             memory.storeBytes(of: UInt8(0x80), toByteOffset: 4 + 2 * levels.count + parameter, as: UInt8.self)
         }
-        let made = UnsafeRawPointer(memory)
-        environments[levels] = made
-        return made
+        return UnsafeRawPointer(memory)
     }
 }
 

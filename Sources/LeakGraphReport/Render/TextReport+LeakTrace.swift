@@ -166,16 +166,12 @@ extension TextRenderer {
     }
 
     /// `Hub.handlers` for the collection storage at `position` when exactly one strong reference from a
-    /// leaked object leads to it; `nil` for other objects.
+    /// leaked object leads to it (``TextRenderer/storageHolder``); `nil` for other objects.
     func storageOwnerText(_ position: Int) -> String? {
-        let kind = report.leaks[position].kind
-        guard kind == ObjectKind.arrayStorage.rawValue || kind == ObjectKind.dictionaryStorage.rawValue
-            || kind == ObjectKind.setStorage.rawValue
-        else { return nil }
-        let id = report.leaks[position].id
-        let incoming = report.references.filter { $0.to == id && $0.ownership == .strong }
-        guard incoming.count == 1, let owner = self.position[incoming[0].from], owner != position else { return nil }
-        return ReportNaming.referenceText(type: typeText(owner), path: incoming[0].path)
+        guard let reference = storageHolder[position], let owner = self.position[report.references[reference].from] else {
+            return nil
+        }
+        return ReportNaming.referenceText(type: typeText(owner), path: report.references[reference].path)
     }
 
     /// `text` ending with a period.

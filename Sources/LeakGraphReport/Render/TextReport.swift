@@ -1,3 +1,4 @@
+import LeakGraphModel
 /// The human-readable leak summary, in the spirit of macOS `leaks`.
 ///
 /// ``render(_:pathLimit:)`` is a pure function of a ``LeakReport`` value; it reads nothing else. The text:
@@ -165,6 +166,9 @@ struct TextRenderer {
     /// Per leak position: the strong references leaving it (as the target's position and the reference's
     /// index in `report.references`), in report order.
     let strongOut: [[(target: Int, reference: Int)]]
+    /// Per leak position of collection storage with exactly one strong reference from a leaked object:
+    /// that reference's index (``storageOwnerText(_:)`` names elements from it).
+    let storageHolder: [Int: Int]
     var lines: [String] = []
 
     var report: LeakReport { index.report }
@@ -181,6 +185,16 @@ struct TextRenderer {
                 return (to, reference)
             }
         }
+        let storageKinds: Set<String> = [
+            ObjectKind.arrayStorage.rawValue, ObjectKind.dictionaryStorage.rawValue, ObjectKind.setStorage.rawValue,
+        ]
+        var incoming: [Int: [Int]] = [:]
+        for (from, references) in strongOut.enumerated() {
+            for (to, reference) in references where from != to && storageKinds.contains(report.leaks[to].kind) {
+                incoming[to, default: []].append(reference)
+            }
+        }
+        self.storageHolder = incoming.compactMapValues { $0.count == 1 ? $0[0] : nil }
     }
 
     /// The text after the header: each section starts with an empty line; ends with a newline.
