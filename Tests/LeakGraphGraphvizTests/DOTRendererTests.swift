@@ -64,7 +64,12 @@ struct DOTRendererTests {
         #expect(weak.contains("label=\"owner (weak)\""))
         #expect(weak.contains("style=\"dashed\""))
         #expect(weak.contains("constraint=false"))
-        let suspect = try line("\"leak9\" -> \"leak0\"")
+        // The suspect 9 → 0 is written from its target and drawn backwards, so it is ranked like the
+        // rest of the ring (see `SuspectRoutingTests`).
+        let suspect = try line("\"leak0\" -> \"leak9\"")
+        #expect(suspect.contains("dir=back"))
+        #expect(!suspect.contains("constraint"))
+        #expect(!lines.contains { $0.hasPrefix("  \"leak9\" -> \"leak0\"") })
         #expect(suspect.contains("label=\"⚠ suspect: next\""))
         #expect(suspect.contains("color=\"red\""))
         #expect(suspect.contains("penwidth=3"))

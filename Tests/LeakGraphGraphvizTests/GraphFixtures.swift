@@ -154,3 +154,34 @@ extension GraphFixtures {
         ])
     }
 }
+
+extension GraphFixtures {
+    /// The PhotoTagger sample's shape, `count` times: a `Tagger.TaggingJob` holding a
+    /// `Tagger.ClassificationStage` (its first field) and five other objects, the stage's `completion`
+    /// closure holding the job back (the suspect). Each job is a root cycle of two; its other fields are held.
+    /// The job's ids are `7 * n`, the stage's `7 * n + 1`.
+    static func pipelineReport(count: Int) -> LeakReport {
+        var builder = Builder()
+        var cycles: [LeakReport.Cycle] = []
+        for number in 0 ..< count {
+            let job = builder.leak("Tagger.TaggingJob", size: 56, cycle: number)
+            let stage = builder.leak("Tagger.ClassificationStage", cycle: number)
+            builder.ref(job, stage, "classifier")
+            let held = ["Tagger.Photo", "Tagger.DecodedImage", "Tagger.FaceDetectionStage",
+                        "Swift._ContiguousArrayStorage<Swift.String>", "Tagger.Thumbnail"].map { type in
+                builder.leak(type, size: 48, cycle: number)
+            }
+            for (field, object) in zip(["photo", "image", "faceDetector", "tags", "thumbnail"], held) {
+                builder.ref(job, object, field)
+            }
+            builder.ref(stage, job, "completion (closure)")
+            let suspect = LeakReport.Suspect(
+                from: stage, to: job, label: "completion (closure)",
+                reason: "the closure stored in ‘completion’ captures the object that holds it",
+                hint: "capture self weakly"
+            )
+            cycles.append(.init(id: number, members: [job, stage], holds: held, suspect: suspect))
+        }
+        return builder.report(cycles: cycles, program: "/work/build/PhotoTagger")
+    }
+}

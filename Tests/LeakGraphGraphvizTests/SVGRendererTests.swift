@@ -139,7 +139,8 @@ struct SVGRendererTests {
         #expect(ParsedSVG.texts(in: weak) == ["owner (weak)"])
         #expect(ParsedSVG.pathStyle(of: weak).dash != nil)
 
-        let suspect = try edge(9, 0)
+        // Written 0 → 9 with `dir=back` (the arrowhead on 0: `SuspectRoutingTests`).
+        let suspect = try edge(0, 9)
         #expect(ParsedSVG.texts(in: suspect) == ["⚠ suspect: next"])
         #expect(ParsedSVG.pathStyle(of: suspect).stroke == "red")
         #expect(ParsedSVG.pathStyle(of: suspect).width == "3")

@@ -60,9 +60,16 @@ extension GraphBuilder {
                         attributes += [("tailport", "\"w\""), ("headport", "\"w\"")]
                     }
                 } else {
-                    // Not ranked: the rest of a ring then hangs from the suspect's target, and the suspect
-                    // is the edge that runs back up and closes it.
-                    attributes.append(("constraint", "false"))
+                    // Written from its target to its source and drawn backwards: the rest of a ring then
+                    // hangs from the suspect's target, and the suspect is the edge that runs back up and
+                    // closes it — ranked like any other edge, so dot routes it (and places its label)
+                    // beside the objects it joins. Left unranked (`constraint=false`), dot put its label
+                    // wherever the rank had room and sent the edge through it, across other objects.
+                    let from = DOTText.quoted(nodes[edge.from].id)
+                    let to = DOTText.quoted(nodes[edge.to].id)
+                    attributes.append(("dir", "back"))
+                    lines.append("  \(to) -> \(from)" + DOTText.attributeList(attributes))
+                    continue
                 }
             }
             let from = DOTText.quoted(nodes[edge.from].id)
