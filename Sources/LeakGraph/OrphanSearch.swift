@@ -100,10 +100,11 @@ enum OrphanSearch {
 
     /// Swift types whose instances keep Swift objects in C memory no metadata describes, and how that
     /// memory is named: libdispatch's block (a `DispatchWorkItem`'s `_block`, which wraps the Swift
-    /// closure's block) and CoreFoundation's timer (a `Timer`'s `CFRunLoopTimer`, whose context holds
+    /// closure's block; the walk reads it only while the work item is its one holder) and CoreFoundation's timer (a `Timer`'s `CFRunLoopTimer`, whose context holds
     /// the `Timer`).
     static let opaqueHolders: [String: String] = [
-        "Dispatch.DispatchWorkItem": "a `DispatchWorkItem` block; blocks are not read",
+        "Dispatch.DispatchWorkItem":
+            "a `DispatchWorkItem` block that something else holds too (a queue it was handed to), or of a shape LeakGraph does not read",
         "Foundation.Timer": "a `Timer`'s CoreFoundation timer (`CFRunLoopTimer`); CoreFoundation structs are not read",
     ]
 

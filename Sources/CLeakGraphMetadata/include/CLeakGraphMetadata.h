@@ -61,6 +61,27 @@ unsigned lg_async_stream_waiter_retains(bool throwing);
 /// The 32 status flag bits of a task (`ActiveTaskStatus::Flags`, at +96), read atomically.
 uint32_t lg_task_status_flags(const void *task);
 
+/// What `lg_block_swift_context` found in a block.
+typedef enum {
+    /// The block carries a Swift closure whose context is held by this block alone: `*context` is set.
+    LG_BLOCK_CONTEXT = 1,
+    /// The block holds no Swift object (a global block, or a Swift closure without a context).
+    LG_BLOCK_EMPTY = 0,
+    /// The block is not one LeakGraph reads, or it (or the block it wraps) has more than one holder, so
+    /// the retain it carries cannot be attributed to the one reference being read.
+    LG_BLOCK_UNREAD = -1,
+} lg_block_reading;
+
+/// Reads the Swift closure context a block (a `@convention(block)` value: a pointer to a heap block of
+/// the BlocksRuntime) carries: a block Swift made from a closure (its captured thick function at +32,
+/// the context at +40, a 48-byte block with copy/dispose helpers), directly or wrapped once by
+/// libdispatch's `dispatch_block_create` (`DispatchWorkItem`; recognised by libdispatch's own test,
+/// `invoke == _dispatch_block_special_invoke`, and its private data's magic). Every block on the way
+/// must be a malloc block with a reference count of 1, so that the context's retain belongs to the
+/// reference being read. Memory is read with `process_vm_readv`: a bad pointer is `LG_BLOCK_UNREAD`,
+/// never a fault.
+lg_block_reading lg_block_swift_context(const void *block, const void **context);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,11 @@ enum SlotContent {
     case bridgeObject
     /// A thick Swift function value: the context pointer is the second word.
     case thickFunction
+    /// A `@convention(block)` function value: a pointer to a heap block. A block Swift made from a
+    /// closure carries the closure's context (held strongly), directly or wrapped by libdispatch
+    /// (`DispatchWorkItem`); it is read only when every block on the way has this one holder
+    /// (`lg_block_swift_context`).
+    case block
     /// A class-bound existential (`any Delegate`, `AnyObject`): the object pointer is the first word.
     case classExistential
     /// An opaque existential (`any P`, `Any`): a three-word buffer, then the dynamic type's metadata.

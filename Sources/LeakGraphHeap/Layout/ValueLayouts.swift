@@ -176,9 +176,13 @@ final class ValueLayouts {
     private func functionSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
         let flags = metadata.word(at: 8)
         let convention = (flags >> 16) & 0xFF
-        // 0 = Swift (thick: function pointer + context); thin and C function pointers have no context.
-        guard convention == 0 else { return [] }
-        return [Slot(offset: 0, path: .empty, content: .thickFunction)]
+        // 0 = Swift (thick: function pointer + context), 1 = block (a pointer to a heap block); thin and C
+        // function pointers have no context.
+        switch convention {
+        case 0: return [Slot(offset: 0, path: .empty, content: .thickFunction)]
+        case 1: return [Slot(offset: 0, path: .empty, content: .block)]
+        default: return []
+        }
     }
 
     private func existentialSlots(_ metadata: UnsafeRawPointer) -> [Slot] {

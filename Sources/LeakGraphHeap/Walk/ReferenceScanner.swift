@@ -139,6 +139,14 @@ struct ReferenceScanner {
             case .thickFunction:
                 let context = address.word(at: 8)
                 if context != 0 { found(extend(path, .closureContext), .strong, context, false) }
+            case .block:
+                let block = address.word()
+                var context: UnsafeRawPointer?
+                if block != 0, lg_block_swift_context(UnsafeRawPointer(bitPattern: block), &context) == LG_BLOCK_CONTEXT,
+                    let context
+                {
+                    found(extend(path, .closureContext), .strong, UInt(bitPattern: context), false)
+                }
             case .classExistential:
                 let target = address.word()
                 if target != 0 { found(path, .strong, target, false) }
