@@ -105,6 +105,21 @@ struct AssertDeallocatedTests {
     }
 }
 
+extension AssertDeallocatedTests {
+    @Test("scanForHolder: false gives the same chain without naming its root's holder (no thread is stopped)")
+    func withoutHolderScan() async throws {
+        try LeakChecker.startRecording()
+        let controller = WatchedController()
+        controller.subscribe(weakly: false)
+        let watch = LeakChecker.watchDeallocation(of: controller, within: .milliseconds(50), scanForHolder: false)
+        let failure = try #require(await watch.wait())
+        #expect(failure.retainers?.holder.kind == .unknown)
+        #expect(failure.retainers?.links.map(\.label) == [nil, "observers", "[0]", "handler (closure)"])
+        WatchHub.shared.observers.removeAll()
+        _ = controller
+    }
+}
+
 /// Keeps an object for a while, then releases it on another thread.
 final class LateRelease: @unchecked Sendable {
     private let lock = NSLock()

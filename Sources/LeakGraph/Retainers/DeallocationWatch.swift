@@ -5,7 +5,7 @@ import Synchronization
 
 /// A watch on one object that should be deallocated soon — a view controller after it is dismissed, a
 /// session after logout (LeakCanary's retained-object watch). Made by
-/// ``LeakChecker/expectDeallocation(of:within:onAlive:)``.
+/// ``LeakChecker/expectDeallocation(of:within:scanForHolder:onAlive:)``.
 ///
 /// The watch holds the object weakly. When the object is still alive at the deadline, ``wait()`` says
 /// why: the shortest chain of strong references from a root (a global by name, a thread's stack) to
@@ -20,9 +20,12 @@ public final class DeallocationWatch: Sendable {
     /// would look like a reference to the scan that names what holds a root.
     private let invertedAddress: UInt
     private let deadline: ContinuousClock.Instant
+    /// Whether a failure names what holds the chain's root (the holder scan, which stops other threads).
+    private let scanForHolder: Bool
 
     /// Watches `object` for `timeLimit` from now.
-    init(_ object: AnyObject, within timeLimit: Duration) {
+    init(_ object: AnyObject, within timeLimit: Duration, scanForHolder: Bool = true) {
+        self.scanForHolder = scanForHolder
         self.typeName = _typeName(type(of: object), qualified: true)
         self.timeLimit = timeLimit
         self.object = WeakBox(object)
@@ -58,7 +61,7 @@ public final class DeallocationWatch: Sendable {
         let address = ~invertedAddress
         let type = typeName
         var matched = false
-        let found = RetainerSearch.find(limit: 1) { scan, objects in
+        let found = RetainerSearch.find(limit: 1, scanForHolders: scanForHolder) { scan, objects in
             guard let node = scan.node(at: address, address: { objects[$0] }), scan.typeName(ofNode: node) == type else { return [] }
             matched = true
             return [node]
