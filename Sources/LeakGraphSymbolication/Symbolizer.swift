@@ -101,26 +101,12 @@ public final class Symbolizer {
     ///
     /// - Throws: ``SymbolizationError`` if libdwfl cannot start or `/proc/<pid>/maps` cannot be read.
     public init(processID: Int32 = getpid()) throws {
-        _ = Self.offline
-        let callbacks = UnsafeMutablePointer<Dwfl_Callbacks>.allocate(capacity: 1)
-        callbacks.initialize(
-            to: Dwfl_Callbacks(
-                find_elf: dwfl_linux_proc_find_elf, find_debuginfo: dwfl_standard_find_debuginfo,
-                section_address: nil, debuginfo_path: nil))
-        guard let session = dwfl_begin(callbacks) else {
-            callbacks.deallocate()
-            throw SymbolizationError(code: .sessionUnavailable, message: "dwfl_begin failed: \(Self.dwflMessage())")
-        }
-        dwfl_report_begin(session)
-        let status = dwfl_linux_proc_report(session, processID)
-        guard status == 0, dwfl_report_end(session, nil, nil) == 0 else {
-            let reason = status > 0 ? String(cString: strerror(status)) : Self.dwflMessage()
-            dwfl_end(session)
-            callbacks.deallocate()
-            throw SymbolizationError(
+        let (callbacks, session) = try Self.startSession { session in
+            dwfl_linux_proc_report(session, processID)
+        } failure: { reason in
+            SymbolizationError(
                 code: .processNotReadable, message: "cannot read the memory map of process \(processID): \(reason)")
         }
-        // Stored properties last: once they are all set, a throw would run `deinit` as well.
         self.processID = processID
         self.callbacks = callbacks
         self.session = session
@@ -132,7 +118,28 @@ public final class Symbolizer {
     ///
     /// - Throws: ``SymbolizationError`` if libdwfl cannot start or the map cannot be read.
     public init(memoryMap text: String, processID: Int32) throws {
-        _ = Self.offline
+        var bytes = Array(text.utf8)
+        let (callbacks, session) = try Self.startSession { session in
+            bytes.withUnsafeMutableBytes { buffer -> Int32 in
+                guard let file = fmemopen(buffer.baseAddress, buffer.count, "r") else { return errno }
+                defer { fclose(file) }
+                return dwfl_linux_proc_maps_report(session, file)
+            }
+        } failure: { reason in
+            SymbolizationError(code: .processNotReadable, message: "cannot read the saved memory map: \(reason)")
+        }
+        self.processID = processID
+        self.callbacks = callbacks
+        self.session = session
+    }
+
+    /// Starts a libdwfl session (offline: see `offline`) whose modules `report` lists — it runs between
+    /// `dwfl_report_begin` and `dwfl_report_end` and returns 0, an `errno` value, or a negative value for a
+    /// libdwfl error — or throws what `failure` makes of the reason it could not.
+    private static func startSession(
+        report: (OpaquePointer) -> Int32, failure: (String) -> SymbolizationError
+    ) throws -> (callbacks: UnsafeMutablePointer<Dwfl_Callbacks>, session: OpaquePointer) {
+        _ = offline
         let callbacks = UnsafeMutablePointer<Dwfl_Callbacks>.allocate(capacity: 1)
         callbacks.initialize(
             to: Dwfl_Callbacks(
@@ -140,24 +147,17 @@ public final class Symbolizer {
                 section_address: nil, debuginfo_path: nil))
         guard let session = dwfl_begin(callbacks) else {
             callbacks.deallocate()
-            throw SymbolizationError(code: .sessionUnavailable, message: "dwfl_begin failed: \(Self.dwflMessage())")
+            throw SymbolizationError(code: .sessionUnavailable, message: "dwfl_begin failed: \(dwflMessage())")
         }
-        var bytes = Array(text.utf8)
-        let status = bytes.withUnsafeMutableBytes { buffer -> Int32 in
-            guard let file = fmemopen(buffer.baseAddress, buffer.count, "r") else { return errno }
-            defer { fclose(file) }
-            dwfl_report_begin(session)
-            return dwfl_linux_proc_maps_report(session, file)
-        }
+        dwfl_report_begin(session)
+        let status = report(session)
         guard status == 0, dwfl_report_end(session, nil, nil) == 0 else {
-            let reason = status > 0 ? String(cString: strerror(status)) : Self.dwflMessage()
+            let reason = status > 0 ? String(cString: strerror(status)) : dwflMessage()
             dwfl_end(session)
             callbacks.deallocate()
-            throw SymbolizationError(code: .processNotReadable, message: "cannot read the saved memory map: \(reason)")
+            throw failure(reason)
         }
-        self.processID = processID
-        self.callbacks = callbacks
-        self.session = session
+        return (callbacks, session)
     }
 
     deinit {
