@@ -57,7 +57,7 @@ let package = Package(
         // Graphviz (cgraph + gvc), found by pkg-config.
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Stage 5 renderers that draw: DOT text, SVG through libgvc in-process, the HTML report.
-        .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphReport", "CGraphviz"]),
+        .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphModel", "LeakGraphReport", "CGraphviz"]),
         // Façade: one call from recording to report.
         .target(
             name: "LeakGraph",

@@ -1,3 +1,4 @@
+import LeakGraphModel
 import LeakGraphReport
 
 /// The HTML report: one self-contained file to open in a browser.
@@ -149,8 +150,8 @@ private struct HTMLPage {
             let (members, held) = parts(of: value)
             let bytes = (members + held).reduce(0) { $0 + report.leaks[$1].size }
             // The cycle's own types always show; the held ones up to the limit.
-            func listed(_ groups: [ReportNaming.TypeGroup], limit: Int) -> String {
-                let shown = groups.prefix(limit).map { "\($0.name) × \(ReportNaming.grouped($0.count))" }
+            func listed(_ groups: [TypeTally], limit: Int) -> String {
+                let shown = groups.prefix(limit).map { "\($0.type) × \(ReportNaming.grouped($0.count))" }
                 return (shown + (groups.count > limit ? ["…"] : [])).joined(separator: ", ")
             }
             var typeText = listed(typeGroups(members), limit: .max)
@@ -405,7 +406,7 @@ private struct HTMLPage {
     }
 
     /// Types of `positions` in ``ReportNaming/typeGroups(_:)`` order.
-    func typeGroups(_ positions: [Int]) -> [ReportNaming.TypeGroup] {
+    func typeGroups(_ positions: [Int]) -> [TypeTally] {
         ReportNaming.typeGroups(positions.lazy.map { (name: index.typeName($0), size: report.leaks[$0].size) })
     }
 }

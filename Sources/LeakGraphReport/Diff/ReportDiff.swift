@@ -69,7 +69,7 @@ public struct ReportDiff: Sendable, Codable, Equatable {
                 let bytes = objects.reduce(0) { $0 + report.leaks[$1].size }
                 let types = ReportNaming.typeGroups(
                     cycle.members.filter { report.leaks.indices.contains($0) }.map { (name: report.leaks[$0].type, size: report.leaks[$0].size) })
-                let typeText = types.map { "\(ReportNaming.shortName($0.name)) × \(ReportNaming.grouped($0.count))" }
+                let typeText = types.map { "\(ReportNaming.shortName($0.type)) × \(ReportNaming.grouped($0.count))" }
                     .joined(separator: ", ")
                 let key = cycle.fingerprint ?? "types: " + typeText
                 var change = kinds[key] ?? CycleChange(

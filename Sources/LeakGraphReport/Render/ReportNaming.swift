@@ -140,28 +140,12 @@ public enum ReportNaming {
 
     // MARK: Type groups
 
-    /// Objects that share a shown type name.
-    public struct TypeGroup: Hashable, Sendable {
-        /// The shown type name.
-        public var name: String
-        /// How many objects.
-        public var count: Int
-        /// Their bytes together.
-        public var bytes: Int
-
-        /// Creates a group.
-        public init(name: String, count: Int, bytes: Int) {
-            self.name = name
-            self.count = count
-            self.bytes = bytes
-        }
-    }
-
-    /// `objects` grouped by name: largest byte total first, then the larger count, then by name.
+    /// `objects` grouped by name (each group a `TypeTally` whose `type` is the shown name): largest byte
+    /// total first, then the larger count, then by name.
     ///
     /// - Parameter objects: Each object's shown type name and size in bytes.
     /// - Complexity: O(*n* + *t* log *t*) for *n* objects of *t* names.
-    public static func typeGroups(_ objects: some Sequence<(name: String, size: Int)>) -> [TypeGroup] {
+    public static func typeGroups(_ objects: some Sequence<(name: String, size: Int)>) -> [TypeTally] {
         var groups: [String: (count: Int, bytes: Int)] = [:]
         for (name, size) in objects {
             groups[name, default: (0, 0)].count += 1
@@ -171,7 +155,7 @@ public enum ReportNaming {
             if a.value.bytes != b.value.bytes { return a.value.bytes > b.value.bytes }
             if a.value.count != b.value.count { return a.value.count > b.value.count }
             return a.key < b.key
-        }.map { TypeGroup(name: $0.key, count: $0.value.count, bytes: $0.value.bytes) }
+        }.map { TypeTally(type: $0.key, count: $0.value.count, bytes: $0.value.bytes) }
     }
 
     // MARK: Numbers and words

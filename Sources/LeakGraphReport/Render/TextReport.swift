@@ -381,7 +381,7 @@ struct TextRenderer {
     func typeGroups(_ indices: [Int]) -> String {
         let groups = ReportNaming.typeGroups(indices.lazy.map { (name: typeText($0), size: report.leaks[$0].size) })
         var parts = groups.prefix(TextReport.heldTypeLimit).map {
-            "\($0.name) × \(ReportNaming.grouped($0.count)) (\(ReportNaming.count($0.bytes, "byte")))"
+            "\($0.type) × \(ReportNaming.grouped($0.count)) (\(ReportNaming.count($0.bytes, "byte")))"
         }
         if groups.count > TextReport.heldTypeLimit {
             parts.append("… and \(groups.count - TextReport.heldTypeLimit) more types")
