@@ -12,7 +12,7 @@ extension GraphBuilder {
     ///   - edges: The edges from ``edges(suspects:)``.
     ///   - gridColumns: With `dot`, lay the clusters (and any note) out in rows of this many, in order,
     ///     instead of all side by side: each row hangs below the previous one from an invisible point
-    ///     that every node of the previous row points to.
+    ///     that every node of the previous row points to and that points to every node of the row.
     func dotText(
         name: String, label: String, tooltip: String, engine: LayoutEngine, edges: [Edge], gridColumns: Int? = nil
     ) -> String {
@@ -100,8 +100,13 @@ extension GraphBuilder {
                     lines.append("  \(DOTText.quoted(nodes[node].id)) -> \(anchor) \(invisible)")
                 }
             }
+            // Every node of the next row hangs from the anchor, pulled up to it (weight 10 against the
+            // weight 1 of the edges to the next anchor), so the row's clusters start on one line.
+            let hanging = "[style=\"invis\", arrowhead=\"none\", weight=10]"
             for item in items[(row * columns) ..< min(items.count, (row + 1) * columns)] {
-                lines.append("  \(anchor) -> \(DOTText.quoted(nodes[item[0]].id)) \(invisible)")
+                for node in item {
+                    lines.append("  \(anchor) -> \(DOTText.quoted(nodes[node].id)) \(hanging)")
+                }
             }
         }
         return lines
