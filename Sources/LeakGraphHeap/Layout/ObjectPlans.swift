@@ -344,7 +344,7 @@ final class ObjectPlans {
             raw.withMemoryRebound(to: CChar.self) { lg_demangle($0.baseAddress, $0.count, &buffer, buffer.count) }
         }
         guard ok else { return nil }
-        let result = String(cString: buffer)
+        let result = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return result.isEmpty || result.hasPrefix("$s") ? nil : result
     }
 
