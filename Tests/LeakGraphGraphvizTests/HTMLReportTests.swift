@@ -125,3 +125,25 @@ struct HTMLReportTests {
         #expect(png.count > 50_000)
     }
 }
+
+@Suite("Known library leaks in the HTML page and graphs")
+struct LibraryLeakRenderingTests {
+    @Test("a known library leak says 'Not your code' and offers no suspect or fix; its graph marks no suspect; other cycles keep theirs")
+    func notYourCode() throws {
+        var report = GraphFixtures.ringReport
+        let plain = try HTMLReportTests.page(report).html
+        #expect(plain.contains("⚠ Suspect: <code>DummyObject.next</code>"))
+        report.cycles[0].knownLibraryLeak = "known leak in a library: the ring is made by the library."
+        let (html, graphs) = try HTMLReportTests.page(report)
+        #expect(html.contains("<p class=\"suppressed-note\">Not your code — known leak in a library: the ring is made by the library. Reported, not failing the check.</p>"))
+        #expect(!html.contains("⚠ Suspect"))
+        #expect(!html.contains("Fix:"))
+        #expect(html.contains("<span class=\"suppressed-tag\">library</span>"))
+        #expect(html.contains("<span class=\"muted\">not your code</span>"))
+        let graph = try #require(graphs.first)
+        #expect(!graph.graph.text.contains("⚠ suspect"))
+        #expect(graph.graph.text.contains("not your code: a known library leak"))
+        let svg = try ParsedSVG(graph.svg)
+        #expect(svg.groups(ofClass: "edge").allSatisfy { ParsedSVG.pathStyle(of: $0).stroke != "red" })
+    }
+}

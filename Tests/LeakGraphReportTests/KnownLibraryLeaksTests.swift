@@ -35,3 +35,4 @@ struct KnownLibraryLeaksTests {
         #expect(report.leakedObjectsOutsideLibraries == 0)
     }
 }
+

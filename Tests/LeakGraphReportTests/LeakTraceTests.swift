@@ -219,3 +219,30 @@ struct LeakTraceTests {
         #expect(old.cycles.map(\.members) == report.cycles.map(\.members))
     }
 }
+
+@Suite("Leak traces of known library leaks")
+struct LibraryLeakTraceTests {
+    @Test("a known library leak's ring is shown without a suspect or fix; the reader's own cycle keeps its suspect")
+    func noFixForLibraryCode() throws {
+        var g = LeakedGraph()
+        let suite = g.object("Lib.Suite"), run = g.object("Lib.SuiteRun")
+        g.ref(suite, run, "testRun")
+        g.ref(run, suite, "test")
+        let registry = g.object("App.Registry"), screen = g.object("App.Screen")
+        g.ref(screen, registry, "registry")
+        g.ref(registry, screen, "delegate")
+        var report = g.report()
+        let before = TextReport.render(report)
+        #expect(before.components(separatedBy: "   Suspect: ").count - 1 == 2)
+        let library = try #require(report.cycles.firstIndex { $0.members.contains(suite) })
+        report.cycles[library].knownLibraryLeak = "known leak in a library: …"
+        let text = TextReport.render(report)
+        let blocks = text.components(separatedBy: "ROOT CYCLE #").dropFirst()
+        let libraryBlock = try #require(blocks.first { $0.contains("Not your code") })
+        #expect(libraryBlock.contains("Suite.testRun → SuiteRun.test → Suite"), "\(libraryBlock)")
+        #expect(!libraryBlock.contains("Suspect:") && !libraryBlock.contains("Fix:"), "\(libraryBlock)")
+        #expect(libraryBlock.contains("Fingerprint: "))
+        let ownBlock = try #require(blocks.first { !$0.contains("Not your code") })
+        #expect(ownBlock.contains("   Suspect: Registry.delegate — "), "\(ownBlock)")
+    }
+}

@@ -141,6 +141,10 @@ public enum DOTRenderer {
             smallLines.append("fingerprint \(fingerprint)")
             tooltip.append("fingerprint \(fingerprint)")
         }
+        if value.knownLibraryLeak != nil {
+            smallLines.append("not your code: a known library leak")
+            tooltip.append("not your code: \(value.knownLibraryLeak ?? "")")
+        }
         if let suppressed = value.suppressed {
             smallLines.append("suppressed by the baseline: \(suppressed.entry)")
             tooltip.append("suppressed by the baseline \(suppressed.baseline): \(suppressed.entry)"
@@ -178,6 +182,9 @@ public enum DOTRenderer {
             if let name = suspectName(index, value) {
                 text += "<BR/><FONT COLOR=\"\(GraphStyle.suspectColor)\">"
                     + DOTText.htmlEscaped("⚠ suspect: \(name)") + "</FONT>"
+            }
+            if value.knownLibraryLeak != nil {
+                text += "<BR/><FONT COLOR=\"\(GraphStyle.detailColor)\">not your code: a known library leak</FONT>"
             }
             if value.suppressed != nil {
                 text += "<BR/><FONT COLOR=\"\(GraphStyle.detailColor)\">suppressed by the baseline</FONT>"
@@ -245,9 +252,11 @@ public enum DOTRenderer {
         )
     }
 
-    /// `DummyObject.next`: the suspect's source type and path (``ReportNaming/referenceText(type:path:)``).
+    /// `DummyObject.next`: the suspect's source type and path (``ReportNaming/referenceText(type:path:)``);
+    /// `nil` for a known library leak, which is not the reader's to fix (its graphs mark no suspect).
     static func suspectName(_ index: ReportIndex, _ cycle: LeakReport.Cycle) -> String? {
-        cycle.suspect.map { cutName(index, $0) }
+        guard cycle.knownLibraryLeak == nil else { return nil }
+        return cycle.suspect.map { cutName(index, $0) }
     }
 
     /// `Type.label` of a suspect or another cut (its label alone when it names no reference of the report).
@@ -275,6 +284,7 @@ public enum DOTRenderer {
         var result: [Int: LeakReport.Suspect] = [:]
         for cycle in cycles {
             let value = index.report.cycles[cycle]
+            guard value.knownLibraryLeak == nil else { continue }
             for cut in [value.suspect].compactMap({ $0 }) + (value.otherCuts ?? []) {
                 if let reference = index.referenceIndex(of: cut) {
                     result[reference] = cut

@@ -159,12 +159,15 @@ private struct HTMLPage {
                 typeText += "; holds " + listed(typeGroups(held), limit: HTMLReport.tableTypeLimit)
             }
             let fingerprint = value.fingerprint.map { "<code>\(e($0))</code>" } ?? "<span class=\"muted\">—</span>"
-            let suspect = value.suspect.map { suspect in
-                "<code>\(e(suspectName(value)))</code><br><span class=\"hint\">\(CodeSpans.html(suspect.hint))</span>"
-            } ?? "<span class=\"muted\">—</span>"
-            let tag = value.suppressed == nil ? "" : " <span class=\"suppressed-tag\">suppressed</span>"
+            let suspect = value.knownLibraryLeak != nil ? "<span class=\"muted\">not your code</span>"
+                : value.suspect.map { suspect in
+                    "<code>\(e(suspectName(value)))</code><br><span class=\"hint\">\(CodeSpans.html(suspect.hint))</span>"
+                } ?? "<span class=\"muted\">—</span>"
+            var tag = value.suppressed == nil ? "" : " <span class=\"suppressed-tag\">suppressed</span>"
+            if value.knownLibraryLeak != nil { tag += " <span class=\"suppressed-tag\">library</span>" }
+            let greyed = value.suppressed != nil || value.knownLibraryLeak != nil
             html.append(
-                "<tr\(value.suppressed == nil ? "" : " class=\"suppressed\"")><td><a href=\"#cycle-\(cycle + 1)\">#\(cycle + 1)</a>\(tag)</td>"
+                "<tr\(greyed ? " class=\"suppressed\"" : "")><td><a href=\"#cycle-\(cycle + 1)\">#\(cycle + 1)</a>\(tag)</td>"
                     + "<td class=\"num\">\(ReportNaming.grouped(members.count))</td>"
                     + "<td class=\"num\">\(ReportNaming.grouped(held.count))</td>"
                     + "<td class=\"num\">\(ReportNaming.grouped(bytes))</td>"
@@ -226,7 +229,11 @@ private struct HTMLPage {
                     + "<span class=\"muted\">(\(e(place)))</span>"
                     + (suppressed.reason.map { " — \(e($0))" } ?? "") + ". Reported, not failing the check.</p>")
         }
-        if let suspect = value.suspect {
+        if let library = value.knownLibraryLeak {
+            html.append(
+                "<p class=\"suppressed-note\">Not your code — \(CodeSpans.html(library)) Reported, not failing the check.</p>")
+        }
+        if let suspect = value.suspect, value.knownLibraryLeak == nil {
             html.append("<div class=\"suspect\">")
             html.append("<p><b>⚠ Suspect: <code>\(e(suspectName(value)))</code></b> — \(CodeSpans.html(suspect.reason))</p>")
             html.append("<p><b>Fix:</b> \(CodeSpans.html(suspect.hint))</p>")

@@ -56,6 +56,8 @@ extension TextRenderer {
                 let start = startOfRing(steps)
                 lines.append("   " + ringText(Array(steps[start...] + steps[..<start]), suspect: steps.count - 1 - start))
             }
+            // A known library leak is not the reader's to fix: its ring is shown, no fix is offered.
+            guard cycle.knownLibraryLeak == nil else { return renderFingerprint(cycle) }
             let reason = Self.sentence(suspect.reason)
             let hint = Self.sentence(suspect.hint)
             lines.append("   Suspect: \(stepText(edge)) — \(reason) Fix: \(hint)")
@@ -66,6 +68,11 @@ extension TextRenderer {
                 lines.append("   Also cut: \(stepText(other)) — \(Self.sentence(cut.reason)) Fix: \(Self.sentence(cut.hint))")
             }
         }
+        renderFingerprint(cycle)
+    }
+
+    /// Appends the `Fingerprint:` line of `cycle`, when it has one.
+    private mutating func renderFingerprint(_ cycle: LeakReport.Cycle) {
         if let fingerprint = cycle.fingerprint {
             lines.append("   Fingerprint: \(fingerprint)")
         }
