@@ -76,4 +76,15 @@ struct TaskFixtureTests {
             })
         #expect(viewModelTask.backtrace.contains { $0.function.contains("startStrong") || $0.function.contains("Task") })
     }
+
+    @Test("two tasks wait on one AsyncStream: cancelling the live one would resume the other, so only the leaked holder of the Continuation is reported",
+          arguments: Optimization.allCases)
+    func sharedStream(_ optimization: Optimization) async throws {
+        let program = try await FixtureBuilds.shared.executable("TaskCycle", optimization).path
+        let run = try await LeakgraphRun.run(program, ["sharedStream"])
+        let report = expectLeaks(
+            run, LeakExpectation([CycleShape(members: ["Fixture.StreamHolder"])]), program: program, mode: "sharedStream")
+        #expect(report?.leaks.allSatisfy { $0.type == "Fixture.StreamHolder" } == true, "\(report?.leaks.map(\.type) ?? [])")
+        #expect(report?.references.contains { $0.label.hasSuffix("(resumes Task)") } == false)
+    }
 }

@@ -21,7 +21,9 @@ import LeakGraphModel
 /// - to the task itself when none does (`suspended, nothing can resume it`): it lives as long as a
 ///   `Task` handle to it does.
 ///
-/// Only when every retain on the storage and on the task is accounted for: the storage's retains are its
+/// Only when the task is the stream's one waiter — cancelling any waiter finishes the stream and so
+/// resumes them all, so a second waiter's handle could resume this one — and every retain on the storage
+/// and on the task is accounted for: the storage's retains are its
 /// known holders plus exactly what the waiting tasks' async frames hold in `next()` (measured:
 /// ``lg_async_stream_waiter_retains(_:)``, 2 per waiting task of an `AsyncStream` and 1 of an
 /// `AsyncThrowingStream` on 6.3), the task's are its handles plus the one retain on itself, every
@@ -121,8 +123,12 @@ enum TaskResumers {
         for (storage, tasks) in tasksOfStorage.sorted(by: { $0.key < $1.key }) {
             guard case .asyncStreamStorage(let throwing) = plan(storage).role else { continue }
             let perWaiter = Int(lg_async_stream_waiter_retains(throwing))
-            // Every retain on the storage: its references, plus exactly what the waiters' frames hold.
-            guard perWaiter > 0, Set(tasks).count == tasks.count, unexplained(storage) == perWaiter * tasks.count
+            // One waiter only: cancelling any task waiting in `next()` runs the storage's cancellation
+            // handler, which finishes the stream and resumes every waiter — a handle to another waiter
+            // resumes this one too, so with two waiters no single holder decides (they stay held).
+            guard tasks.count == 1 else { continue }
+            // Every retain on the storage: its references, plus exactly what the waiter's frames hold.
+            guard perWaiter > 0, unexplained(storage) == perWaiter * tasks.count
             else { continue }
             // Every task suspended on its continuation, its only retain beyond its handles its own.
             guard tasks.allSatisfy({ task in

@@ -24,13 +24,16 @@
 // serviceOnly: a Reader whose task captures it strongly waits on a stream whose only Continuation the
 //   live service keeps: the task's own retain goes to the service's array — the Reader is alive.
 // handleHeld: as leak's abandoned task, but a global keeps its handle (it could be cancelled).
-// Every mode but leak reports nothing.
+// sharedStream: two tasks wait on one AsyncStream whose only Continuation a leaked Holder (a self-cycle)
+//   keeps with task A's handle; task B's handle is in a global array. Cancelling B finishes the stream
+//   and resumes A too, so A (and what it captures) is alive: only the Holder is leaked.
+// Every mode but leak and sharedStream reports nothing.
 
 import Glibc
 
 // MARK: - Fixture plumbing: parseMode, watch and finish come from Tests/Fixtures/Support/FixturePlumbing.swift
 
-enum Mode: String, CaseIterable { case leak, fixed, finished, running, streamFinished, continuationHeld, serviceHeld, serviceOnly, handleHeld }
+enum Mode: String, CaseIterable { case leak, fixed, finished, running, streamFinished, continuationHeld, serviceHeld, serviceOnly, handleHeld, sharedStream }
 
 let mode = parseMode(Mode.self)
 
@@ -158,7 +161,7 @@ func makeViewModel() async {
         watch(feeds)
         feeds.continuations.append(model.continuation)
         service = feeds
-    case .serviceOnly, .handleHeld:
+    case .serviceOnly, .handleHeld, .sharedStream:
         break
     }
 }
@@ -215,6 +218,29 @@ func makeAbandonedTask() {
     if mode == .handleHeld { keptHandle = feed.refreshTask }
 }
 
+/// Keeps a stream's only Continuation and waiter A's handle; `me` makes it a leaked self-cycle.
+final class StreamHolder {
+    var continuation: AsyncStream<Int>.Continuation?
+    var task: Task<Void, Never>?
+    var me: StreamHolder?
+}
+final class Probe {}
+/// Waiter B's handle, in a global array (tracked array storage).
+nonisolated(unsafe) var liveWaiters: [Task<Void, Never>] = []
+
+@inline(never)
+func makeSharedStream() {
+    let (updates, continuation) = AsyncStream.makeStream(of: Int.self)
+    let holder = StreamHolder()
+    watch(holder)
+    holder.continuation = continuation
+    holder.me = holder
+    let probe = Probe()
+    watch(probe)
+    holder.task = Task { for await _ in updates {}; withExtendedLifetime(probe) {} }
+    liveWaiters.append(Task { for await _ in updates {} })
+}
+
 @inline(never)
 func makePair() async {
     let first = Pair()
@@ -234,6 +260,7 @@ if mode == .leak || mode == .handleHeld { makeAbandonedTask() }
 if mode == .serviceOnly { makeReader() }
 if mode == .leak || mode == .continuationHeld { makeSearch() }
 if mode == .leak { makeSelfFedTask() }
+if mode == .sharedStream { makeSharedStream() }
 // Let the task take the first value (and, when fixed, end) before exit.
 try? await Task.sleep(nanoseconds: 50_000_000)
 await awaited?.value
@@ -243,5 +270,6 @@ case .running: finish(expectingAlive: 1)
 case .continuationHeld: finish(expectingAlive: 2)
 case .serviceHeld: finish(expectingAlive: 2)
 case .serviceOnly: finish(expectingAlive: 1)
+case .sharedStream: finish(expectingAlive: 2)
 default: finish(expectingAlive: 0)
 }
