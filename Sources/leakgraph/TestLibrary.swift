@@ -22,16 +22,34 @@ enum TestLibrary: CaseIterable {
         }
     }
 
+    /// Swift Testing's exit status when it found no tests to run or list (`EXIT_NO_TESTS_FOUND`), which
+    /// `swift test` takes as success.
+    static let noTestsFoundStatus: Int32 = 69
+
     /// The number of this library's tests in the bundle at `bundle`, from its `--list-tests` (run without
     /// the preload library; a fraction of a second), or `nil` when the listing failed.
+    ///
+    /// Swift Testing lists nothing and exits with ``noTestsFoundStatus`` when the bundle has none of its
+    /// tests: 0. A bundle whose `main` is XCTest's own (a package's `Tests/LinuxMain.swift` calling
+    /// `XCTMain`) ignores `--testing-library swift-testing` and answers with XCTest's listing: it runs no
+    /// Swift Testing tests either, so 0, and its XCTest tests are not run a second time.
     func testCount(bundle: String, environment: [String: String]) -> Int? {
         guard let listing = try? CapturedProcess.run(
-            bundle, arguments + ["--list-tests"], environment: environment, capturesStandardError: false),
-            listing.succeeded
+            bundle, arguments + ["--list-tests"], environment: environment, capturesStandardError: false)
         else {
             return nil
         }
+        let lines = listing.output.split(whereSeparator: \.isNewline)
         // XCTest starts with `Listing N tests in …:` and a blank line; then one test id per line.
-        return listing.output.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("Listing ") }.count
+        let isXCTestListing = lines.contains { $0.hasPrefix("Listing ") }
+        switch self {
+        case .swiftTesting where listing.termination == .exited(Self.noTestsFoundStatus) && lines.isEmpty:
+            return 0
+        case .swiftTesting where isXCTestListing:
+            return 0
+        default:
+            guard listing.succeeded else { return nil }
+            return lines.filter { !$0.hasPrefix("Listing ") }.count
+        }
     }
 }

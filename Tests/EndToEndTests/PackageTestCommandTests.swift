@@ -124,3 +124,52 @@ struct PackageTestCommandTests {
         #expect(partly.result.standardError.contains("1 new leak, 1 suppressed by the baseline (root cycles)."))
     }
 }
+
+extension PackageTestCommandTests {
+    /// Writes a package with one library (`Node`) and one XCTest test whose `Node ⇄ Node` cycle leaks, and
+    /// with `linuxMain`, a `Tests/LinuxMain.swift` calling `XCTMain` (as older packages have).
+    static func xctestOnlyPackage(linuxMain: Bool) throws -> URL {
+        let root = try Scratch.directory(linuxMain ? "linux-main-package" : "xctest-only-package")
+        func write(_ path: String, _ text: String) throws {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try write("Package.swift", """
+            // swift-tools-version:5.9
+            import PackageDescription
+            let package = Package(
+                name: "Nodes",
+                targets: [.target(name: "Nodes"), .testTarget(name: "NodesTests", dependencies: ["Nodes"])]
+            )
+            """)
+        try write("Sources/Nodes/Node.swift", "public final class Node { public var next: Node?; public init() {} }\n")
+        try write("Tests/NodesTests/NodesTests.swift", """
+            import XCTest
+            import Nodes
+            final class NodesTests: XCTestCase {
+                func testCycle() {
+                    let a = Node(), b = Node()
+                    a.next = b
+                    b.next = a
+                }
+                static let allTests = [("testCycle", testCycle)]
+            }
+            """)
+        if linuxMain {
+            try write("Tests/LinuxMain.swift", "import XCTest\n@testable import NodesTests\nXCTMain([testCase(NodesTests.allTests)])\n")
+        }
+        return root
+    }
+
+    @Test("an XCTest-only bundle (Swift Testing lists nothing, exit 69) and one whose main is XCTMain (LinuxMain.swift): the Swift Testing run is skipped, each leak reported once",
+          arguments: [false, true])
+    func xctestOnly(linuxMain: Bool) async throws {
+        let package = try Self.xctestOnlyPackage(linuxMain: linuxMain)
+        let run = try await LeakgraphTest.run(package: package, scratch: package.appendingPathComponent(".build"))
+        #expect(run.result.status == 1, "\(run.result.summary)")
+        #expect(run.toolMessages.contains { $0.contains("has no Swift Testing tests; skipping the Swift Testing run") }, "\(run.toolMessages)")
+        #expect(!run.toolMessages.contains { $0.contains("tests failed") }, "\(run.toolMessages)")
+        #expect(run.cyclesByRun == ["XCTest: Nodes.Node, Nodes.Node", "XCTest: XCTest.XCTestSuite, XCTest.XCTestSuiteRun [library]"])
+    }
+}
