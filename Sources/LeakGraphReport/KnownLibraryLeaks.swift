@@ -10,11 +10,16 @@ public enum KnownLibraryLeaks {
         /// The library's own references among the objects the leak holds, which do not make a cycle of the
         /// checked code (XCTest links every test and its run both ways).
         public var ownReferences: [OwnReference]
+        /// Whether every member of a cycle must have one of the entry's types (a cycle of the library's
+        /// objects alone), not only one member per type: a cycle the checked code's objects are part of
+        /// is then the code's own.
+        public var everyMember: Bool
 
         /// Creates a library description.
-        public init(name: String, ownReferences: [OwnReference] = []) {
+        public init(name: String, ownReferences: [OwnReference] = [], everyMember: Bool = false) {
             self.name = name
             self.ownReferences = ownReferences
+            self.everyMember = everyMember
         }
     }
 
@@ -63,7 +68,14 @@ public enum KnownLibraryLeaks {
                         OwnReference(path: "testRun", targetTypes: xctestRuns),
                         OwnReference(path: "test", sourceTypes: xctestRuns),
                     ])
-            )
+            ),
+            BaselineEntry(
+                .types([GlobPattern("Foundation.Timer")]),
+                reason: "a `Timer` made with a block retains itself for its `CFRunLoopTimer`'s context, which has no "
+                    + "release callback, and `invalidate()` clears that pointer without releasing it: the `Timer` is "
+                    + "never freed on Linux, nor what its block captures. Capture `[weak self]` in a `Timer`'s block.",
+                library: Library(name: "swift-corelibs-foundation", everyMember: true)
+            ),
         ]
     )
 
@@ -80,10 +92,17 @@ public enum KnownLibraryLeaks {
     /// first entry of the built-in ``baseline`` that matches them, as `known leak in LIBRARY: reason`.
     public static func match(memberTypes: some Sequence<String>) -> String? {
         let types = Array(memberTypes)
-        guard let entry = baseline.entry(matching: nil, memberTypes: types), let library = entry.library else {
-            return nil
+        for entry in baseline.entries {
+            guard let library = entry.library, entry.matches(fingerprint: nil, memberTypes: types, memberBacktraces: { [] })
+            else { continue }
+            if library.everyMember, case .types(let patterns) = entry.rule,
+                !types.allSatisfy({ type in patterns.contains { BaselineEntry.type(type, matches: $0) } })
+            {
+                continue
+            }
+            return "known leak in \(library.name): \(entry.reason ?? "")"
         }
-        return "known leak in \(library.name): \(entry.reason ?? "")"
+        return nil
     }
 }
 

@@ -48,4 +48,19 @@ struct OrphanFixtureTests {
                 "\(mode): \(report.diagnostics)")
         }
     }
+
+    @Test("an invalidated Timer is an orphan of swift-corelibs-foundation: reported as a known library leak, exit 0",
+          arguments: Optimization.allCases)
+    func invalidatedTimer(_ optimization: Optimization) async throws {
+        let program = try await FixtureBuilds.shared.executable("OrphanedRetain", optimization).path
+        let run = try await LeakgraphRun.run(program, ["timerInvalidated"])
+        #expect(run.result.status == 0, "\(run.result.summary)")
+        let report = try #require(run.report, "\(run.result.summary)")
+        #expect(report.cycles.count == 1)
+        let cycle = try #require(report.cycles.first)
+        #expect(cycle.kind == LeakReport.Cycle.orphanKind)
+        #expect(cycle.members.map { id in report.leaks.first { $0.id == id }?.type } == ["Foundation.Timer"])
+        #expect(cycle.knownLibraryLeak?.hasPrefix("known leak in swift-corelibs-foundation") == true, "\(String(describing: cycle.knownLibraryLeak))")
+        #expect(!report.leaks.contains { $0.type == "Fixture.Poller" })
+    }
 }

@@ -11,6 +11,13 @@ struct KnownLibraryLeaksTests {
         #expect(KnownLibraryLeaks.match(memberTypes: ["MyApp.XCTestSuite", "MyApp.XCTestSuiteRun"]) == nil)
     }
 
+    @Test("a Timer alone is swift-corelibs-foundation's leak; a cycle of the program's objects with a Timer is the program's")
+    func timer() {
+        #expect(KnownLibraryLeaks.match(memberTypes: ["Foundation.Timer"])?.hasPrefix("known leak in swift-corelibs-foundation") == true)
+        #expect(KnownLibraryLeaks.match(memberTypes: ["Foundation.Timer", "Foundation.Timer"]) != nil)
+        #expect(KnownLibraryLeaks.match(memberTypes: ["MyApp.Poller", "Foundation.Timer"]) == nil)
+    }
+
     @Test("objects in known library cycles do not count towards what a check fails on")
     func outsideLibraries() {
         func leak(_ id: Int, _ type: String) -> LeakReport.Leak {

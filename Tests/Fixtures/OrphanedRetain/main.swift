@@ -9,7 +9,10 @@
 // exit — held, nothing leaks.
 // timerCycle: an unscheduled `Timer` whose block captures its owner — a real leak whose references run
 // through CoreFoundation structs, which are not read yet: the owner's pointer is found there, so it is
-// held. Nothing is reported (missed, never a false orphan). (A `DispatchWorkItem` cycle is read: fixture
+// held. Nothing is reported (missed, never a false orphan).
+// timerInvalidated: a `Timer` whose block captures its owner weakly, invalidated: swift-corelibs-foundation
+// then drops the Timer's retain on itself without releasing it — an orphan `Foundation.Timer`, reported as a
+// known library leak (the program's own objects are freed). (A `DispatchWorkItem` cycle is read: fixture
 // DispatchWorkItems.)
 
 import Foundation
@@ -17,7 +20,7 @@ import Glibc
 
 // MARK: - Fixture plumbing: parseMode, watch and finish come from Tests/Fixtures/Support/FixturePlumbing.swift
 
-enum Mode: String, CaseIterable { case leak, fixed, rawGlobal, bitPatternGlobal, threadLocal, timerCycle }
+enum Mode: String, CaseIterable { case leak, fixed, rawGlobal, bitPatternGlobal, threadLocal, timerCycle, timerInvalidated }
 
 let mode = parseMode(Mode.self)
 
@@ -84,6 +87,10 @@ func makeShape() {
     case .timerCycle:
         let poller = Poller()
         poller.start()
+    case .timerInvalidated:
+        let poller = Poller()
+        poller.startWeakly()
+        poller.timer?.invalidate()
     }
 }
 
@@ -94,6 +101,11 @@ final class Poller {
     @inline(never)
     func start() {
         timer = Timer(timeInterval: 60, repeats: true) { _ in self.polls += 1 }
+    }
+
+    @inline(never)
+    func startWeakly() {
+        timer = Timer(timeInterval: 60, repeats: true) { [weak self] _ in self?.polls += 1 }
     }
 }
 
