@@ -175,6 +175,32 @@ struct ClosureFixtureTests {
             ])
     }
 
+    @Test("a generic closure capturing generic classes of its parameter (Future<T>, Optional<Future<T>>) binds no metadata: each capture is one strong pointer",
+          arguments: Optimization.allCases)
+    func genericClassCaptures(_ optimization: Optimization) async throws {
+        let report = try await checkKindFixture(
+            "GenericClassCaptures", optimization,
+            leaking: LeakExpectation([
+                CycleShape(
+                    members: ["Fixture.Future<Swift.Int>", "(arrayStorage)", "(closureContext)"],
+                    holds: ["Fixture.Handler<Swift.Int>"]),
+                CycleShape(
+                    members: ["Fixture.Future<Swift.String>", "(arrayStorage)", "(closureContext)"],
+                    holds: ["Fixture.Handler<Swift.String>"]),
+            ]),
+            edges: [
+                "Fixture.Future<Swift.Int> —callbacks→ (arrayStorage)",
+                "(arrayStorage) —[0] (closure)→ (closureContext)",
+                "(closureContext) —capture[0]→ Fixture.Handler<Swift.Int>",
+                "(closureContext) —capture[1]→ Fixture.Future<Swift.Int>",
+                "Fixture.Future<Swift.String> —callbacks→ (arrayStorage)",
+                "(arrayStorage) —[0] (closure)→ (closureContext)",
+                "(closureContext) —capture[0]→ Fixture.Handler<Swift.String>",
+                "(closureContext) —capture[1]→ Fixture.Future<Swift.String>",
+            ])
+        #expect(report?.diagnostics.isEmpty == true, "\(report?.diagnostics ?? [])")
+    }
+
     @Test("closures inside tuples and indirect enum payloads: lowered function types laid out by the walk", arguments: Optimization.allCases)
     func closuresInTuples(_ optimization: Optimization) async throws {
         // The payload box of `indirect case step(name:run:next:)` and a context capturing a tuple

@@ -241,6 +241,15 @@ final class ObjectPlans {
                     // closures): the runtime cannot build it, so it is laid out here, element by element.
                     guard let lowered = loweredLayout(of: name, context: context, genericArguments: genericArguments)
                     else {
+                        // A generic class (`Future<T>`, or `Optional` of one) whose parameters the context
+                        // does not bind — a class reference needs no metadata to copy or destroy, so Swift
+                        // keeps none: one strong pointer, whatever the arguments.
+                        if name.isGenericClassReference {
+                            offset = align(offset, to: 8)
+                            slots.append(Slot(offset: offset, path: path, content: .reference(.strong)))
+                            offset += 8
+                            continue
+                        }
                         return (slots, "\(label): capture type \(readable(name)) could not be resolved")
                     }
                     offset = align(offset, to: lowered.alignment)

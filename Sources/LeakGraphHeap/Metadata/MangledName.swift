@@ -61,6 +61,25 @@ struct MangledName {
         }
     }
 
+    /// Whether the name is a bound generic class type, or an `Optional` of one: a symbolic reference to a
+    /// class's context descriptor, then its generic arguments (`y … G`), then optionally `Sg`
+    /// (docs/ABI/Mangling.rst: `bound-generic-type ::= type 'y' (type* '_')* type* 'G'`). Such a value is
+    /// one native object pointer (`nil` is 0) whatever its arguments, so it can be read without them.
+    var isGenericClassReference: Bool {
+        var bytes = self.bytes
+        guard bytes.count > 7, bytes[0] == 0x01 || bytes[0] == 0x02, bytes[5] == UInt8(ascii: "y") else { return false }
+        if bytes.suffix(2) == [UInt8(ascii: "S"), UInt8(ascii: "g")] { bytes.removeLast(2) }
+        // `…GSgSg` (a double optional, not one pointer) ends in `g` once one `Sg` is taken off: refused here.
+        guard bytes.last == UInt8(ascii: "G") else { return false }
+        let offset = Int(start.int32(at: 1))
+        var target = start + 1 + offset
+        if bytes[0] == 0x02 {
+            guard let pointer = target.pointer(at: 0) else { return false }
+            target = pointer
+        }
+        return ContextDescriptor(base: target).kind == .class
+    }
+
     /// The reference storage a field's mangled type declares (`Xw` weak, `Xo` unowned, `Xu` unowned(unsafe)).
     var referenceStorage: ReferenceStorage {
         let suffix = textSuffix
