@@ -25,19 +25,19 @@
 #define LG_BLOCK_IS_GLOBAL (1u << 28)
 #define LG_DISPATCH_BLOCK_MAGIC 0xD159B10Cul
 
-/// Symbols looked up once: the malloc and global block classes, and libdispatch's wrapper invoke.
+/// Symbols looked up once, when the program starts: the malloc and global block classes, and libdispatch's
+/// wrapper invoke. Never during a check: `dlsym` takes the loader's lock, which a thread in `dlopen` may
+/// hold while it waits for the check. Libraries loaded later (a `dlopen`ed libdispatch) leave them 0, and
+/// blocks are then not read.
 static _Atomic(uintptr_t) lg_malloc_block_isa;
 static _Atomic(uintptr_t) lg_global_block_isa;
 static _Atomic(uintptr_t) lg_dispatch_special_invoke;
-static atomic_bool lg_block_symbols_ready;
 
-static void lg_block_symbols(void) {
-    if (atomic_load_explicit(&lg_block_symbols_ready, memory_order_acquire)) return;
+__attribute__((constructor)) static void lg_block_symbols(void) {
     atomic_store(&lg_malloc_block_isa, (uintptr_t)dlsym(RTLD_DEFAULT, "_NSConcreteMallocBlock"));
     atomic_store(&lg_global_block_isa, (uintptr_t)dlsym(RTLD_DEFAULT, "_NSConcreteGlobalBlock"));
     void *const *special = dlsym(RTLD_DEFAULT, "_dispatch_block_special_invoke");
     atomic_store(&lg_dispatch_special_invoke, special ? (uintptr_t)*special : 0);
-    atomic_store_explicit(&lg_block_symbols_ready, true, memory_order_release);
 }
 
 static bool lg_read(uintptr_t address, void *out, size_t size) {
@@ -70,7 +70,6 @@ static bool lg_read_owned_block(uintptr_t block, uintptr_t header[4], uintptr_t 
 
 lg_block_reading lg_block_swift_context(const void *block_pointer, const void **context) {
     *context = NULL;
-    lg_block_symbols();
     uintptr_t block = (uintptr_t)block_pointer;
     for (int depth = 0; depth < 2; depth++) {
         uintptr_t header[4], size;

@@ -174,3 +174,31 @@ struct ChecksForLeaksTraitTests {
         makeFamily(leak: true)
     }
 }
+
+/// A search box that debounces with a `DispatchWorkItem` capturing itself strongly (`weakly`: `[weak self]`).
+final class DebouncedSearch {
+    var pending: DispatchWorkItem?
+    var query = ""
+
+    @inline(never)
+    func type(_ text: String, weakly: Bool) {
+        pending?.cancel()
+        pending = weakly
+            ? DispatchWorkItem { [weak self] in self?.query = text }
+            : DispatchWorkItem { self.query = text }
+    }
+}
+
+extension AssertNoLeaksTests {
+    @Test("in-process, a DispatchWorkItem whose block captures its owner is a cycle; [weak self] is clean")
+    func workItemInProcess() throws {
+        let (_, leaking) = try LeakChecker.checkingLeaks { DebouncedSearch().type("swift", weakly: false) }
+        #expect(leaking.cycles.count == 1)
+        // The work item, its owner, and the closure's context (it captures `text` and `self`).
+        #expect(Set(leaking.leaks.map(\.type)).isSuperset(of: ["LeakGraphTestingTests.DebouncedSearch", "Dispatch.DispatchWorkItem"]))
+        #expect(leaking.leaks.count == 3, "\(leaking.leaks.map(\.type))")
+        #expect(leaking.references.contains { $0.label == "_block (closure)" })
+        let (_, fixed) = try LeakChecker.checkingLeaks { DebouncedSearch().type("swift", weakly: true) }
+        #expect(fixed.cycles.isEmpty)
+    }
+}
