@@ -80,12 +80,8 @@ final class ValueLayouts {
             return nonPODOrUnreadable(metadata, reason: "struct without descriptor")
         }
         let descriptor = ContextDescriptor(base: descriptorPointer)
-        if descriptor.name == "Unmanaged", descriptor.moduleName == "Swift" {
-            return [Slot(offset: 0, path: .empty, content: .reference(.unmanaged))]
-        }
-        if descriptor.name == "Task", ["Swift", "_Concurrency"].contains(descriptor.moduleName) {
-            // `Task<Success, Failure>` is one strong reference (`_task: Builtin.NativeObject`) to its task.
-            return [Slot(offset: 0, path: [.taskHandle], content: .reference(.strong))]
+        if let known = KnownStorage.knownStruct(module: descriptor.moduleName, name: descriptor.name) {
+            return known.slots()
         }
         let count = descriptor.structNumFields
         guard count > 0 else { return rawLayoutSlots(metadata) }
