@@ -43,7 +43,7 @@ let package = Package(
         .systemLibrary(name: "CLibDW", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
         .target(name: "LeakGraphRecording", dependencies: ["CLeakGraphHook"]),
         // Runtime calls the heap walk needs from C (Swift-calling-convention value witnesses).
-        .target(name: "CLeakGraphMetadata"),
+        .target(name: "CLeakGraphMetadata", linkerSettings: [.linkedLibrary("elf")]),
         // Stage 2: the object graph value (pure data).
         .target(name: "LeakGraphModel"),
         // Stage 3: heap walk from type metadata.

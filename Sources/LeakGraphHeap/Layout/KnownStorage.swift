@@ -13,8 +13,12 @@ import LeakGraphModel
 //    layout it relies on, with the version, in docs/how-it-works.md ("2. The heap walk").
 // 2. Add an entry: a `KnownContainer` to `KnownStorage.containers` for a class whose instances hold
 //    more than their fields say (its `tail` returns a `TailPlan` that `ReferenceScanner` walks, or a
-//    reason it cannot be read), or a `KnownStruct` to `KnownStorage.structs` for a struct read as
-//    something else than its fields.
+//    reason it cannot be read), a `KnownStruct` to `KnownStorage.structs` for a struct read as
+//    something else than its fields, or a `KnownNoncopyable` to `KnownStorage.noncopyable` for a type
+//    that is not `Copyable` (reflection hides such a field's type; `HiddenTypeName` finds it). A layout
+//    fact the entry relies on that the type's metadata does not give is checked once per process
+//    against this toolchain by a probe of a known value (`SynchronizationLayout`), and the entry reads
+//    nothing when it does not hold.
 // 3. Read only what the type itself says exactly: a count or an offset that is guessed is a false
 //    edge, and a false edge can make a false leak report. When something cannot be known, return
 //    `.unreadable(reason)`: its targets then count as held, and the report names the type.
@@ -72,6 +76,25 @@ struct KnownStruct: Sendable {
     let slots: @Sendable () -> [Slot]
 }
 
+/// A type that is not `Copyable` whose layout LeakGraph knows, read from its one generic argument.
+struct KnownNoncopyable: Sendable {
+    /// The module that declares the type.
+    let module: String
+    /// The type's name.
+    let name: String
+    /// The value's layout, given its generic argument's metadata (`nil` when the type has none, or the
+    /// argument could not be resolved).
+    let layout: @Sendable (_ argument: UnsafeRawPointer?, _ values: ValueLayouts) -> KnownNoncopyableLayout
+}
+
+/// What a ``KnownNoncopyable`` entry makes of one value.
+enum KnownNoncopyableLayout {
+    /// The value's slots, offsets from its start.
+    case slots([Slot])
+    /// It cannot be read exactly.
+    case unreadable(String)
+}
+
 /// The tables of known containers and structs (see "How to add a known container" above).
 enum KnownStorage {
     /// Classes whose instances hold references beyond their fields.
@@ -127,6 +150,54 @@ enum KnownStorage {
         },
     ]
 
+    /// Types of the `Synchronization` module that are not `Copyable` (stdlib/public/Synchronization; layout
+    /// facts checked by ``SynchronizationLayout``).
+    static let noncopyable: [KnownNoncopyable] = [
+        // `Mutex<Value>`: `handle: _MutexHandle` (on Linux an `Atomic<UInt32>` futex word), then
+        // `value: _Cell<Value>`, laid out like `Value` at the next offset aligned for it.
+        KnownNoncopyable(module: "Synchronization", name: "Mutex") { argument, values in
+            guard let argument else { return .unreadable("the value type of Mutex could not be resolved") }
+            let offset = align(SynchronizationLayout.mutexHandleSize, to: ValueWitnesses(of: argument).alignment)
+            return .slots(values.slots(of: argument).map { $0.inStorage(shiftedBy: offset) })
+        },
+        // `_Cell<Value>` (`@_rawLayout(like: Value)`): the value itself.
+        KnownNoncopyable(module: "Synchronization", name: "_Cell") { argument, values in
+            guard let argument else { return .unreadable("the value type of _Cell could not be resolved") }
+            return .slots(values.slots(of: argument).map { $0.inStorage(shiftedBy: 0) })
+        },
+        // `Atomic<Value>` (`@_rawLayout(like: Value.AtomicRepresentation)`): the representation is
+        // `BitwiseCopyable`, so it holds no strong reference by type. For `Unmanaged<T>` and
+        // `Unmanaged<T>?` it is the object's address (`Int(bitPattern:)`, nil is 0): an unmanaged
+        // reference, never strong.
+        KnownNoncopyable(module: "Synchronization", name: "Atomic") { argument, values in
+            guard let argument, SynchronizationLayout.isUnmanagedOrOptionalUnmanaged(argument) else { return .slots([]) }
+            return .slots([Slot(offset: 0, path: [.storage], content: .reference(.unmanaged))])
+        },
+        // `AtomicLazyReference<Instance>`: `storage: Atomic<Unmanaged<Instance>?>` at offset 0, which owns
+        // a retain of what it holds (`storeIfNil` stores `Unmanaged.passRetained`, `deinit` releases it):
+        // a strong reference, nil is 0.
+        KnownNoncopyable(module: "Synchronization", name: "AtomicLazyReference") { _, _ in
+            .slots([Slot(offset: 0, path: [.storage], content: .reference(.strong))])
+        },
+        // `_MutexHandle`: the futex word.
+        KnownNoncopyable(module: "Synchronization", name: "_MutexHandle") { _, _ in .slots([]) },
+    ]
+
+    /// For a collection whose element types cannot be resolved by name (private types): a collection of
+    /// the same kind whose layout is the same — one strong reference to its storage object, whose own
+    /// metadata names the real element types (checked by ``SynchronizationLayout``).
+    static let collectionStandIns: [String: @Sendable () -> UnsafeRawPointer] = [
+        "Swift.Array": { unsafeBitCast([Int].self as Any.Type, to: UnsafeRawPointer.self) },
+        "Swift.ContiguousArray": { unsafeBitCast(ContiguousArray<Int>.self as Any.Type, to: UnsafeRawPointer.self) },
+        "Swift.Dictionary": { unsafeBitCast([Int: Int].self as Any.Type, to: UnsafeRawPointer.self) },
+        "Swift.Set": { unsafeBitCast(Set<Int>.self as Any.Type, to: UnsafeRawPointer.self) },
+    ]
+
+    /// The known type that is not `Copyable` named `name` in `module`, if any.
+    static func noncopyableType(module: String, name: String) -> KnownNoncopyable? {
+        noncopyable.first { $0.name == name && $0.module == module }
+    }
+
     /// The known container named `name` in `module`, if any.
     static func container(module: String, name: String) -> KnownContainer? {
         containers.first { $0.name == name && $0.module == module }
@@ -135,5 +206,13 @@ enum KnownStorage {
     /// The known struct named `name` in `module`, if any.
     static func knownStruct(module: String, name: String) -> KnownStruct? {
         structs.first { $0.name == name && $0.modules.contains(module) }
+    }
+}
+
+extension Slot {
+    /// This slot inside a library type's storage, `delta` bytes in: one `storage` step before its path,
+    /// however deep the storage nests (`subscribers`, not `subscribers.value._buffer`).
+    func inStorage(shiftedBy delta: Int) -> Slot {
+        path.steps.first == .storage ? shifted(by: delta, under: .empty) : shifted(by: delta, under: [.storage])
     }
 }
