@@ -53,3 +53,7 @@ const void *lg_call_metadata_accessor(const void *accessor) {
     lg_metadata_response response = ((lg_metadata_accessor_fn)accessor)(0);
     return response.metadata;
 }
+
+#include <malloc.h>
+
+size_t lg_allocation_size(const void *object) { return malloc_usable_size((void *)object); }

@@ -25,6 +25,10 @@ unsigned lg_call_get_enum_tag(const void *witness, const void *value, const void
 /// callers pass a private byte copy, never the object's own memory.
 void lg_call_destructive_project(const void *witness, void *value, const void *metadata);
 
+/// The usable size of the malloc block at `object` (`malloc_usable_size`): how many bytes a heap object
+/// allocated with tail elements (a `ManagedBuffer`) can hold.
+size_t lg_allocation_size(const void *object);
+
 /// Calls the metadata access function of a type that is not generic (a nominal type descriptor's
 /// `AccessFunctionPtr`), asking for complete metadata; returns the metadata.
 const void *lg_call_metadata_accessor(const void *accessor);

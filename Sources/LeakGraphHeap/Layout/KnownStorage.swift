@@ -130,11 +130,10 @@ enum KnownStorage {
         },
         KnownContainer(module: "Swift", name: "ManagedBuffer", kind: nil) { level in
             // The header is a stored property (read as a field); the elements are tail-allocated, and how
-            // many are initialized only the program knows.
+            // many are initialized only the program knows — unless the header says so exactly
+            // (``ManagedBufferCounts``).
             guard let element = level.genericArgument(1), !level.values.slots(of: element).isEmpty else { return .none }
-            return .unreadable(
-                "tail-allocated elements of type \(level.values.typeName(element)) are not read (ManagedBuffer: "
-                    + "how many are initialized only the program knows)")
+            return ManagedBufferCounts.tail(level: level, element: element)
         },
     ]
 
