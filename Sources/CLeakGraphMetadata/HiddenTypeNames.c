@@ -239,3 +239,39 @@ const void *lg_module_symbol(const void *in_module, const char *symbol_name) {
     pthread_mutex_unlock(&lg_hidden_lock);
     return result;
 }
+
+size_t lg_module_symbol_name(const void *address, char *buffer, size_t capacity) {
+    size_t result = 0;
+    if (capacity == 0) return 0;
+    pthread_mutex_lock(&lg_hidden_lock);
+    GElf_Addr link_address = 0;
+    lg_hidden_module *module = lg_module_of(address, &link_address);
+    if (module != NULL && module->elf != NULL) {
+        Elf_Scn *section = NULL;
+        while (result == 0 && (section = elf_nextscn(module->elf, section)) != NULL) {
+            GElf_Shdr header;
+            if (gelf_getshdr(section, &header) == NULL || header.sh_type != SHT_SYMTAB || header.sh_entsize == 0) {
+                continue;
+            }
+            Elf_Data *data = elf_getdata(section, NULL);
+            if (data == NULL) continue;
+            size_t symbol_count = header.sh_size / header.sh_entsize;
+            for (size_t index = 0; index < symbol_count; index++) {
+                GElf_Sym symbol;
+                if (gelf_getsym(data, (int)index, &symbol) == NULL || symbol.st_name == 0 ||
+                    symbol.st_value != link_address || GELF_ST_TYPE(symbol.st_info) != STT_FUNC) {
+                    continue;
+                }
+                const char *name = elf_strptr(module->elf, header.sh_link, symbol.st_name);
+                size_t length = name != NULL ? strlen(name) : 0;
+                if (length > 0 && length + 1 <= capacity) {
+                    memcpy(buffer, name, length + 1);
+                    result = length;
+                    break;
+                }
+            }
+        }
+    }
+    pthread_mutex_unlock(&lg_hidden_lock);
+    return result;
+}

@@ -82,6 +82,11 @@ size_t lg_hidden_type_name(const void *name, char *buffer, size_t capacity);
 /// `lg_hidden_type_name`.
 const void *lg_module_symbol(const void *in_module, const char *symbol_name);
 
+/// The name of the function symbol at `address` in its module's `.symtab` (a key path's argument
+/// equality thunk, `$s<index types>TH`), written NUL-terminated to `buffer`; returns its length, or 0.
+/// Same reading as `lg_hidden_type_name`.
+size_t lg_module_symbol_name(const void *address, char *buffer, size_t capacity);
+
 /// What `lg_block_swift_context` found in a block.
 typedef enum {
     /// The block carries a Swift closure whose context is held by this block alone: `*context` is set.

@@ -63,9 +63,9 @@ enum TailPlan {
     /// `ManagedBuffer` tail elements whose initialized range its header names (``ManagedBufferCount``):
     /// elements from `start` with `stride`; `capacity` elements fit in the allocation.
     case managedBufferElements(element: [Slot], start: Int, stride: Int, count: ManagedBufferCount)
-    /// A key path object (`AnyKeyPath` and subclasses): its component buffer, whose 32-bit header at
-    /// `headerOffset` says whether anything in it needs destroying (the trivial flag). A buffer that is
-    /// not trivial holds captured subscript arguments, which no metadata describes: not read.
+    /// A key path object (`AnyKeyPath` and subclasses): its component buffer, whose 32-bit header is at
+    /// `headerOffset`; the captured arguments of its subscript components are read as
+    /// ``KeyPathArguments`` says.
     case keyPathBuffer(headerOffset: Int)
     /// A concurrency task (metadata kind 0x502, recorded from `swift_task_create`): the closure context
     /// of the function it runs, read only while the task is suspended or enqueued — not running (its

@@ -338,6 +338,19 @@ final class ValueLayouts {
         return stored
     }
 
+    // MARK: Key path arguments
+
+    private var keyPathArgumentCache: [UnsafeRawPointer: (size: Int, slots: [Slot], unreadable: String?)] = [:]
+
+    /// The slots of a key path's argument area with these witnesses and size (``KeyPathArguments``),
+    /// built once per witnesses.
+    func keyPathArgumentSlots(witnesses: UnsafeRawPointer, size: Int) -> (slots: [Slot], unreadable: String?) {
+        if let cached = keyPathArgumentCache[witnesses], cached.size == size { return (cached.slots, cached.unreadable) }
+        let layout = KeyPathArguments.slots(witnesses: witnesses, size: size, values: self)
+        keyPathArgumentCache[witnesses] = (size, layout.slots, layout.unreadable)
+        return layout
+    }
+
     // MARK: Names
 
     private var names: [UnsafeRawPointer: String] = [:]

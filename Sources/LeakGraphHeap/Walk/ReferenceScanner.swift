@@ -81,9 +81,15 @@ struct ReferenceScanner {
             }
             if !read { unreadable("the header's element count does not fit the buffer") }
         case .keyPathBuffer(let headerOffset):
-            // SwiftShims' KeyPath.h: bit 31 of the buffer header is the trivial flag.
-            if object.uint32(at: headerOffset) & 0x8000_0000 == 0 {
-                unreadable("captured subscript arguments of a key path are not read (no metadata describes them)")
+            switch KeyPathArguments.areas(of: object, headerOffset: headerOffset) {
+            case .failure(let failure):
+                unreadable(failure.reason)
+            case .success(let areas):
+                for area in areas {
+                    let layout = plans.values.keyPathArgumentSlots(witnesses: area.witnesses, size: area.size)
+                    if let reason = layout.unreadable { unreadable(reason) }
+                    scan(slots: layout.slots, at: object + area.offset, prefix: .empty, found: found)
+                }
             }
         case .taskClosure:
             let offset = lg_task_closure_context_offset(object)

@@ -3,11 +3,11 @@
 // - A struct of the program's own that is not `Copyable` (`SubscriberList`): reflection hides a field's
 //   type that is not `Copyable`, and LeakGraph reads only the ones it knows (Synchronization's).
 // - `ManagedBuffer` tail elements: how many are initialized only the program knows.
-// - A key path with a captured subscript argument (`\Store.[owner]`): the argument is stored in the key
-//   path's buffer with no metadata describing it.
+// - A key path with captured subscript arguments of one type twice (`\Store.[owner, owner]`): their
+//   types are named only by a thunk's symbol, whose second type is a substitution LeakGraph does not split.
 //
 // leak:   an `EventBus` whose list holds a `Subscriber` pointing back at it; a `Pool` (ManagedBuffer)
-//         whose two `Slot` elements point back at it; a `Store` holding `\Store.[self]`. Each is a real
+//         whose two `Slot` elements point back at it; a `Store` holding `\Store.[self, self]`. Each is a real
 //         cycle the walk cannot see: no leak is reported (the unread references make their targets
 //         externally held), and the report names each layout: `EventBus` `subscribers`, `Pool`'s
 //         elements, the key path — one object each.
@@ -48,7 +48,7 @@ final class Pool: ManagedBuffer<Int, Slot> {
 
 final class Store: Hashable {
     var path: AnyKeyPath?
-    subscript(key: Store) -> Int { key === self ? 1 : 0 }
+    subscript(key: Store, other: Store) -> Int { key === self ? 1 : 0 }
     static func == (lhs: Store, rhs: Store) -> Bool { lhs === rhs }
     func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
@@ -80,7 +80,7 @@ func makePool() -> Pool {
 @inline(never)
 func makeStore() -> Store {
     let store = Store()
-    store.path = mode == .leak ? \Store.[store] : \Store.[Store()]
+    store.path = mode == .leak ? \Store.[store, store] : \Store.[Store(), Store()]
     watch(store)
     return store
 }
