@@ -27,6 +27,20 @@ enum ManagedBufferShapes {
     }
 
     final class Queue { var items: Deque<Peer> = [] }
+
+    /// swift-markdown's syntax tree buffer, by name and shape, but in another module: not read.
+    struct RawMarkupHeader {
+        let data: Int
+        let childCount: Int
+        let subtreeCount: Int
+        var parsedRange: Range<Int>?
+    }
+
+    final class RawMarkup: ManagedBuffer<RawMarkupHeader, Peer> {
+        deinit {
+            withUnsafeMutablePointers { header, elements in _ = elements.deinitialize(count: header.pointee.childCount) }
+        }
+    }
 }
 
 @Suite("Walker: ManagedBuffer elements")
@@ -76,6 +90,18 @@ struct ManagedBufferWalkTests {
             graph.diagnostics.map(\.reason) == [
                 "tail-allocated elements of type \(peerType) are not read (ManagedBuffer: how many are initialized only the program knows)"
             ])
+    }
+
+    @Test("a buffer named and shaped like swift-markdown's RawMarkup in another module is not read")
+    func lookAlike() {
+        let peer = S.Peer()
+        let buffer = S.RawMarkup.create(minimumCapacity: 1) { _ in
+            S.RawMarkupHeader(data: 0, childCount: 1, subtreeCount: 2, parsedRange: nil)
+        } as! S.RawMarkup
+        buffer.withUnsafeMutablePointerToElements { $0.initialize(to: peer) }
+        let graph = HeapWalker().walk([record(buffer), record(peer)])
+        #expect(outgoing(graph, from: buffer) == [])
+        #expect(graph.diagnostics.count == 1)
     }
 
     @Test("swift-collections' Deque: count elements from startSlot, wrapping at capacity")

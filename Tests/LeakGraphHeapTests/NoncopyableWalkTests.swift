@@ -28,6 +28,11 @@ enum NoncopyableShapes {
         let handle: Handle
         init(peer: Peer) { handle = Handle(peer: peer) }
     }
+
+    final class Guarded {
+        let handle: Mutex<Handle>
+        init(peer: Peer) { handle = Mutex(Handle(peer: peer)) }
+    }
 }
 
 @Suite("Walker: fields that are not Copyable")
@@ -83,6 +88,15 @@ struct NoncopyableWalkTests {
             graph.diagnostics.map(\.reason) == [
                 "handle: field type LeakGraphHeapTests.NoncopyableShapes.Handle is not Copyable and not a type LeakGraph knows the layout of"
             ])
+    }
+
+    @Test("a Mutex of a struct that is not Copyable: found by its descriptor's symbol, its fields read")
+    func mutexOfNoncopyableStruct() {
+        let peer = S.Peer()
+        let holder = S.Guarded(peer: peer)
+        let graph = HeapWalker().walk([record(holder), record(peer)])
+        #expect(outgoing(graph, from: holder) == ["handle.peer strong → \(peerType)"])
+        #expect(graph.diagnostics.isEmpty, "\(graph.diagnostics)")
     }
 
     @Test("arguments are rewritten to stand alone: word substitutions spelled out, the wrapper's own names refused")

@@ -11,7 +11,10 @@ import LeakGraphModel
 ///   swift-collections' `Deque` (`DequeModule._DequeBuffer`, header `_DequeBufferHeader { capacity: Int,
 ///   count: Int, startSlot: _DequeSlot { position: Int } }`: `count` elements from slot `startSlot`,
 ///   wrapping at `capacity`). (Its other buffers hold no references — `OrderedSet`'s hash tables — or are
-///   not read yet: `Rope` nodes, the persistent `TreeSet`/`TreeDictionary` nodes.)
+///   not read yet: `Rope` nodes, the persistent `TreeSet`/`TreeDictionary` nodes.) swift-markdown's
+///   syntax tree (`Markdown.RawMarkup`, header `RawMarkupHeader { data: RawMarkupData, childCount: Int,
+///   subtreeCount: Int, parsedRange: SourceRange? }`: the children `0 ..< childCount`, as its `deinit`
+///   deinitializes them).
 /// - **Any buffer that declares its count**: a header struct with a stored property
 ///   `initializedCount: Int` says that elements `0 ..< initializedCount` are initialized and no others
 ///   (docs/how-it-works.md, "ManagedBuffer elements").
@@ -57,6 +60,12 @@ enum ManagedBufferCounts {
             let position = slotFields["position"], position.type == unsafeBitCast(Int.self, to: UnsafeRawPointer.self)
         {
             return .ring(capacityOffset: capacity, countOffset: count, startOffset: headerOffset + slot.offset + position.offset)
+        }
+        if bufferName?.name == "RawMarkup", bufferName?.moduleName == "Markdown", headerName?.name == "RawMarkupHeader",
+            headerName?.moduleName == "Markdown", fields.count == 4, fields["data"] != nil, fields["parsedRange"] != nil,
+            let childCount = field("childCount", Int.self), field("subtreeCount", Int.self) != nil
+        {
+            return .prefix(countOffset: childCount, byteCount: 8)
         }
         if let declared = field(declaredCountName, Int.self) {
             return .prefix(countOffset: declared, byteCount: 8)

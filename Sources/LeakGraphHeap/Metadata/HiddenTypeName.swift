@@ -67,9 +67,11 @@ struct HiddenTypeName {
     /// the type that holds the field); `nil` when it cannot be resolved exactly.
     ///
     /// The argument, rewritten to stand alone, is resolved under ``HiddenTypeNameStandIn``. A private
-    /// type cannot be looked up by name (the runtime refuses: its context has no name), so an argument
-    /// that is one private nominal type and nothing else (`7Fixture5State33_…LLV`, `Mutex<State>`) is
-    /// resolved through its nominal type descriptor, the symbol `$s<argument>Mn` of the same module.
+    /// type cannot be looked up by name (the runtime refuses: its context has no name), nor can a type
+    /// that is not `Copyable` (`Foundation.DateFormatter.State`), so an argument that is one nominal type
+    /// that is not generic and nothing else (`7Fixture5State33_…LLV`, `Mutex<State>`) is resolved
+    /// through its nominal type descriptor, the symbol `$s<argument>Mn` of the same module, and the
+    /// descriptor's metadata accessor.
     func resolveArgument(context: UnsafeRawPointer?, genericArguments: UnsafeRawPointer?) -> UnsafeRawPointer? {
         guard let module, let name, let argument else { return nil }
         let prefixWords = hasSignature ? [] : Self.words(of: module) + Self.words(of: name)
@@ -81,7 +83,7 @@ struct HiddenTypeName {
         if let resolved = Self.resolveUnderStandIn(rewritten, context: context, genericArguments: genericArguments) {
             return resolved
         }
-        guard let location, Self.isPrivateNominal(rewritten) else { return nil }
+        guard let location, Self.isNominal(rewritten) else { return nil }
         let symbol = "$s" + String(decoding: rewritten, as: UTF8.self) + "Mn"
         guard let descriptor = lg_module_symbol(location, symbol).map(UnsafeRawPointer.init),
             let kind = ContextDescriptor(base: descriptor).kind, [.struct, .enum, .class].contains(kind),
@@ -107,13 +109,14 @@ struct HiddenTypeName {
         return standIn.pointer(at: 16)
     }
 
-    /// Whether `argument` is one private nominal type: identifiers and nominal kinds (`V`, `C`, `O`) only,
-    /// ending with a private name (`<name><discriminator>LL`) and its kind.
-    static func isPrivateNominal(_ argument: [UInt8]) -> Bool {
-        guard argument.count > 3, argument.suffix(3).prefix(2) == [UInt8(ascii: "L"), UInt8(ascii: "L")],
-            let kind = argument.last, Set("VCO".utf8).contains(kind)
-        else { return false }
-        var scanner = Scanner(bytes: argument.dropLast(3)[...])
+    /// Whether `argument` is one nominal type that is not generic: identifiers and nominal kinds (`V`,
+    /// `C`, `O`) only, its own name possibly private (`<name><discriminator>LL`), ending with its kind.
+    static func isNominal(_ argument: [UInt8]) -> Bool {
+        guard let kind = argument.last, Set("VCO".utf8).contains(kind), argument.count > 1 else { return false }
+        var body = argument.dropLast()
+        if body.suffix(2) == [UInt8(ascii: "L"), UInt8(ascii: "L")] { body = body.dropLast(2) }
+        guard let first = body.first, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first) else { return false }
+        var scanner = Scanner(bytes: body[...])
         while scanner.peek() != nil {
             if scanner.identifier() != nil { continue }
             guard let letter = scanner.next(), Set("VCO".utf8).contains(letter) else { return false }
