@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Tests only: swift-collections' Deque and Rope buffers, whose element counts the walk reads.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // `swift package generate-documentation`: the DocC catalogs, checked by scripts/test.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -43,7 +45,7 @@ let package = Package(
         .systemLibrary(name: "CLibDW", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
         .target(name: "LeakGraphRecording", dependencies: ["CLeakGraphHook"]),
         // Runtime calls the heap walk needs from C (Swift-calling-convention value witnesses).
-        .target(name: "CLeakGraphMetadata"),
+        .target(name: "CLeakGraphMetadata", linkerSettings: [.linkedLibrary("elf")]),
         // Stage 2: the object graph value (pure data).
         .target(name: "LeakGraphModel"),
         // Stage 3: heap walk from type metadata.
@@ -107,7 +109,13 @@ let package = Package(
         .target(name: "LeakGraphTestSupport", dependencies: ["LeakGraphModel"], path: "Tests/LeakGraphTestSupport"),
         .testTarget(name: "LeakGraphRecordingTests", dependencies: ["LeakGraphRecording"]),
         .testTarget(name: "LeakGraphAnalysisTests", dependencies: ["LeakGraphAnalysis", "LeakGraphModel", "LeakGraphTestSupport"]),
-        .testTarget(name: "LeakGraphHeapTests", dependencies: ["LeakGraphHeap", "LeakGraphRecording", "LeakGraphModel"]),
+        .testTarget(
+            name: "LeakGraphHeapTests",
+            dependencies: [
+                "LeakGraphHeap", "LeakGraphRecording", "LeakGraphModel",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
         .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LeakGraphSymbolicationTests", dependencies: ["LeakGraphSymbolication"]),
         .testTarget(

@@ -25,6 +25,14 @@ unsigned lg_call_get_enum_tag(const void *witness, const void *value, const void
 /// callers pass a private byte copy, never the object's own memory.
 void lg_call_destructive_project(const void *witness, void *value, const void *metadata);
 
+/// The usable size of the malloc block at `object` (`malloc_usable_size`): how many bytes a heap object
+/// allocated with tail elements (a `ManagedBuffer`) can hold.
+size_t lg_allocation_size(const void *object);
+
+/// Calls the metadata access function of a type that is not generic (a nominal type descriptor's
+/// `AccessFunctionPtr`), asking for complete metadata; returns the metadata.
+const void *lg_call_metadata_accessor(const void *accessor);
+
 /// Resolves a mangled type name to metadata (`swift_getTypeByMangledNameInContext`), or NULL. A
 /// `context` whose low bit is set is a generic environment's address plus 1, resolved with
 /// `swift_getTypeByMangledNameInEnvironment` (generic closure contexts).
@@ -60,6 +68,24 @@ unsigned lg_async_stream_waiter_retains(bool throwing);
 
 /// The 32 status flag bits of a task (`ActiveTaskStatus::Flags`, at +96), read atomically.
 uint32_t lg_task_status_flags(const void *task);
+
+/// The mangled name of a field type that the compiler hid from reflection because it is not `Copyable`:
+/// `name` is the field record's mangled type name (one symbolic reference to an accessor returning `()`),
+/// whose module's `.symtab` names it `get_type_metadata <mangled type> noncopyable.<n>`. Writes the
+/// mangled type (no symbolic references, NUL-terminated) to `buffer` and returns its length; 0 when the
+/// module has no such symbol at that address (stripped, anonymous memory) or it does not fit. Reads
+/// /proc/self/maps and the module file (its symbols once, cached), never the loader's lists.
+size_t lg_hidden_type_name(const void *name, char *buffer, size_t capacity);
+
+/// The address of the symbol `symbol_name` defined in the `.symtab` of the module that holds
+/// `in_module` (a private type's nominal type descriptor, `$s…Mn`), or NULL. Same reading as
+/// `lg_hidden_type_name`.
+const void *lg_module_symbol(const void *in_module, const char *symbol_name);
+
+/// The name of the function symbol at `address` in its module's `.symtab` (a key path's argument
+/// equality thunk, `$s<index types>TH`), written NUL-terminated to `buffer`; returns its length, or 0.
+/// Same reading as `lg_hidden_type_name`.
+size_t lg_module_symbol_name(const void *address, char *buffer, size_t capacity);
 
 /// What `lg_block_swift_context` found in a block.
 typedef enum {

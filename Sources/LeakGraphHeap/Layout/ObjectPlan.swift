@@ -60,9 +60,12 @@ enum TailPlan {
     case errorValue
     /// A generic closure context: captures laid out per object from the bindings it stores.
     case genericCaptures(GenericClosurePlan)
-    /// A key path object (`AnyKeyPath` and subclasses): its component buffer, whose 32-bit header at
-    /// `headerOffset` says whether anything in it needs destroying (the trivial flag). A buffer that is
-    /// not trivial holds captured subscript arguments, which no metadata describes: not read.
+    /// `ManagedBuffer` tail elements whose initialized range its header names (``ManagedBufferCount``):
+    /// elements from `start` with `stride`; `capacity` elements fit in the allocation.
+    case managedBufferElements(element: [Slot], start: Int, stride: Int, count: ManagedBufferCount)
+    /// A key path object (`AnyKeyPath` and subclasses): its component buffer, whose 32-bit header is at
+    /// `headerOffset`; the captured arguments of its subscript components are read as
+    /// ``KeyPathArguments`` says.
     case keyPathBuffer(headerOffset: Int)
     /// A concurrency task (metadata kind 0x502, recorded from `swift_task_create`): the closure context
     /// of the function it runs, read only while the task is suspended or enqueued — not running (its
@@ -94,4 +97,13 @@ enum KeyFormat {
         default: self = .bucket
         }
     }
+}
+
+/// Where a `ManagedBuffer`'s header says which tail elements are initialized: byte offsets of `Int`
+/// fields from the object's start.
+enum ManagedBufferCount {
+    /// Elements `0 ..< count`; `count` is an integer of `byteCount` bytes (unsigned when `byteCount` < 8).
+    case prefix(countOffset: Int, byteCount: Int)
+    /// A ring (swift-collections' `Deque`): `count` elements from slot `start`, wrapping at `capacity`.
+    case ring(capacityOffset: Int, countOffset: Int, startOffset: Int)
 }

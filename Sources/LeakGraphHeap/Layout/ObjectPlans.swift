@@ -57,48 +57,14 @@ final class ObjectPlans {
             let descriptor = ContextDescriptor(base: descriptorPointer)
             let genericArguments: UnsafeRawPointer? =
                 descriptor.isGeneric ? descriptor.classImmediateMembersWordOffset.map { level + $0 * 8 } : nil
-            if descriptor.moduleName == "Swift" {
-                switch descriptor.name {
-                case "_ContiguousArrayStorage":
-                    kind = .arrayStorage
-                    if let element = genericArguments?.pointer(at: 0) {
-                        let witnesses = ValueWitnesses(of: element)
-                        tail = .arrayElements(
-                            element: values.slots(of: element), start: align(32, to: witnesses.alignment),
-                            stride: max(1, witnesses.stride))
-                    } else {
-                        unreadable.append("array element type unknown")
-                    }
-                case "_DictionaryStorage":
-                    kind = .dictionaryStorage
-                    if let key = genericArguments?.pointer(at: 0), let value = genericArguments?.pointer(at: 8) {
-                        tail = .dictionaryBuckets(
-                            key: values.slots(of: key), keyStride: max(1, ValueWitnesses(of: key).stride),
-                            value: values.slots(of: value), valueStride: max(1, ValueWitnesses(of: value).stride),
-                            keyFormat: KeyFormat(typeName: values.typeName(key)))
-                    } else {
-                        unreadable.append("dictionary types unknown")
-                    }
-                case "_SetStorage":
-                    kind = .setStorage
-                    if let element = genericArguments?.pointer(at: 0) {
-                        tail = .setBuckets(element: values.slots(of: element), stride: max(1, ValueWitnesses(of: element).stride))
-                    } else {
-                        unreadable.append("set element type unknown")
-                    }
-                case "AnyKeyPath":
-                    // The component buffer is tail-allocated (32-bit elements) after the instance.
-                    tail = .keyPathBuffer(headerOffset: align(Int(metadata.uint32(at: 24)), to: 4))
-                case "ManagedBuffer":
-                    // The header is a stored property (read below); the elements are tail-allocated, and
-                    // how many are initialized only the program knows.
-                    if let element = genericArguments?.pointer(at: 8), !values.slots(of: element).isEmpty {
-                        unreadable.append(
-                            "tail-allocated elements of type \(values.typeName(element)) are not read (ManagedBuffer: "
-                                + "how many are initialized only the program knows)")
-                    }
-                default:
-                    break
+            if let known = KnownStorage.container(module: descriptor.moduleName, name: descriptor.name) {
+                if let knownKind = known.kind { kind = knownKind }
+                let level = KnownContainerLevel(
+                    metadata: metadata, level: level, genericArguments: genericArguments, values: values)
+                switch known.tail(level) {
+                case .none: break
+                case .tail(let plan): tail = plan
+                case .unreadable(let reason): unreadable.append(reason)
                 }
             }
             let count = descriptor.classNumFields

@@ -52,6 +52,13 @@ struct LoweredTypeName {
         return parser.run()
     }
 
+    /// Parses `bytes` as a sequence of whole types, one after another (a key path's index types in its
+    /// argument thunk's name, `7Fixture5StoreCSi`), into their nodes in order.
+    static func parseSequence(_ bytes: [UInt8]) -> [Node]? {
+        var parser = Parser(bytes: bytes)
+        return parser.runSequence()
+    }
+
     private struct Parser {
         let bytes: [UInt8]
         var index = 0
@@ -214,6 +221,18 @@ struct LoweredTypeName {
                 return nil
             }
             return node
+        }
+
+        /// Like ``run()``, for names that are several whole types in a row.
+        mutating func runSequence() -> [Node]? {
+            guard !bytes.isEmpty else { return nil }
+            if let single = run() { return [single] }
+            var nodes: [Node] = []
+            for item in stack {
+                guard case .node(let node) = item, node.start == (nodes.last?.end ?? 0) else { return nil }
+                nodes.append(node)
+            }
+            return index == bytes.count && nodes.last?.end == bytes.count ? nodes : nil
         }
 
         /// Pops an existential's protocol list (`y`, or `P1 _ P2 …`) and returns where it starts.

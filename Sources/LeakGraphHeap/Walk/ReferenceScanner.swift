@@ -72,10 +72,24 @@ struct ReferenceScanner {
             let layout = plans.genericCaptureSlots(generic, object: object)
             if let reason = layout.unreadable { unreadable(reason) }
             scan(slots: layout.slots, at: object, prefix: .empty, found: found)
+        case .managedBufferElements(let element, let start, let stride, let count):
+            guard !element.isEmpty else { return }
+            // The elements that fit in the allocation: a count larger than that is no count.
+            let capacity = (Int(lg_allocation_size(object)) - start) / stride
+            let read = ManagedBufferElements.forEachInitialized(count, in: object, capacity: capacity) { index, slot in
+                scan(slots: element, at: object + start + slot * stride, prefix: onePath(.element(index)), found: found)
+            }
+            if !read { unreadable("the header's element count does not fit the buffer") }
         case .keyPathBuffer(let headerOffset):
-            // SwiftShims' KeyPath.h: bit 31 of the buffer header is the trivial flag.
-            if object.uint32(at: headerOffset) & 0x8000_0000 == 0 {
-                unreadable("captured subscript arguments of a key path are not read (no metadata describes them)")
+            switch KeyPathArguments.areas(of: object, headerOffset: headerOffset) {
+            case .failure(let failure):
+                unreadable(failure.reason)
+            case .success(let areas):
+                for area in areas {
+                    let layout = plans.values.keyPathArgumentSlots(witnesses: area.witnesses, size: area.size)
+                    if let reason = layout.unreadable { unreadable(reason) }
+                    scan(slots: layout.slots, at: object + area.offset, prefix: .empty, found: found)
+                }
             }
         case .taskClosure:
             let offset = lg_task_closure_context_offset(object)

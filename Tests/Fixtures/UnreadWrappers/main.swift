@@ -1,13 +1,13 @@
 // Issue 12, item 5: layouts no metadata describes, named in the diagnostics instead of missed silently.
 //
-// - `Mutex<[Subscriber]>` (Synchronization): `Mutex` is not `Copyable`, and the runtime's reflection
-//   answers such a field's type with the empty tuple: its contents cannot be laid out.
+// - A struct of the program's own that is not `Copyable` (`SubscriberList`): reflection hides a field's
+//   type that is not `Copyable`, and LeakGraph reads only the ones it knows (Synchronization's).
 // - `ManagedBuffer` tail elements: how many are initialized only the program knows.
-// - A key path with a captured subscript argument (`\Store.[owner]`): the argument is stored in the key
-//   path's buffer with no metadata describing it.
+// - A key path with captured subscript arguments of one type twice (`\Store.[owner, owner]`): their
+//   types are named only by a thunk's symbol, whose second type is a substitution LeakGraph does not split.
 //
-// leak:   an `EventBus` whose mutex holds a `Subscriber` pointing back at it; a `Pool` (ManagedBuffer)
-//         whose two `Slot` elements point back at it; a `Store` holding `\Store.[self]`. Each is a real
+// leak:   an `EventBus` whose list holds a `Subscriber` pointing back at it; a `Pool` (ManagedBuffer)
+//         whose two `Slot` elements point back at it; a `Store` holding `\Store.[self, self]`. Each is a real
 //         cycle the walk cannot see: no leak is reported (the unread references make their targets
 //         externally held), and the report names each layout: `EventBus` `subscribers`, `Pool`'s
 //         elements, the key path — one object each.
@@ -29,9 +29,9 @@ final class Subscriber {
     weak var weakBus: EventBus?
 }
 
-final class EventBus {
-    let subscribers = Mutex<[Subscriber]>([])
-}
+struct SubscriberList: ~Copyable { var all: [Subscriber] = [] }  // one line: sites keep their lines
+final class EventBus { var subscribers = SubscriberList() }
+
 
 final class Slot {
     var pool: Pool?
@@ -48,7 +48,7 @@ final class Pool: ManagedBuffer<Int, Slot> {
 
 final class Store: Hashable {
     var path: AnyKeyPath?
-    subscript(key: Store) -> Int { key === self ? 1 : 0 }
+    subscript(key: Store, other: Store) -> Int { key === self ? 1 : 0 }
     static func == (lhs: Store, rhs: Store) -> Bool { lhs === rhs }
     func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
@@ -58,7 +58,7 @@ func makeBus() -> EventBus {
     let bus = EventBus()
     let subscriber = Subscriber()
     if mode == .leak { subscriber.bus = bus } else { subscriber.weakBus = bus }
-    bus.subscribers.withLock { $0.append(subscriber) }
+    bus.subscribers.all.append(subscriber)
     watch(bus)
     return bus
 }
@@ -80,7 +80,7 @@ func makePool() -> Pool {
 @inline(never)
 func makeStore() -> Store {
     let store = Store()
-    store.path = mode == .leak ? \Store.[store] : \Store.[Store()]
+    store.path = mode == .leak ? \Store.[store, store] : \Store.[Store(), Store()]
     watch(store)
     return store
 }
