@@ -30,9 +30,11 @@ extension ObjectPlans {
                 var solver = CaptureSolver(plans: self, generic: generic, known: [])
                 let layout = solver.run(object: nil)
                 if layout.unreadable == nil || !solver.canLearnFromObjects {
-                    return ObjectPlan(
+                    let plan = ObjectPlan(
                         kind: .closureContext, typeName: contextName, slots: layout.slots,
                         unreadable: layout.unreadable.map { [$0] } ?? [])
+                    if layout.unreadable == nil { plan.captureEnd = solver.end }
+                    return plan
                 }
             }
             return ObjectPlan(kind: .closureContext, typeName: contextName, slots: [], tail: .genericCaptures(generic))
@@ -55,6 +57,7 @@ extension ObjectPlans {
         let plan = ObjectPlan(
             kind: .closureContext, typeName: contextName, slots: layout.slots,
             unreadable: layout.unreadable.map { [$0] } ?? [])
+        if layout.unreadable == nil { plan.captureEnd = solver.end }
         if captureCount == 1, layout.unreadable == nil, let capture = captures.first {
             // Boxes of fixed-layout values (captured vars, indirect payloads, boxed existentials) have
             // this very shape; the walk tells them apart by how they are referenced.
@@ -72,13 +75,13 @@ extension ObjectPlans {
     /// bindings, then, one capture at a time, the class of a captured object or a captured metatype) and
     /// the layouts are kept in a tree keyed by what was read so far, so an object costs a handful of word
     /// reads once its shape has been seen.
-    func genericCaptureSlots(_ plan: GenericClosurePlan, object: UnsafeRawPointer) -> (slots: [Slot], unreadable: String?) {
+    func genericCaptureSlots(_ plan: GenericClosurePlan, object: UnsafeRawPointer) -> (slots: [Slot], unreadable: String?, end: CaptureEnd?) {
         let bindings = object + plan.firstCapture
         var key = [UInt(bitPattern: plan.metadata)]
         for index in 0..<plan.bindingCount { key.append(bindings.word(at: index * 8)) }
         while let step = captureSchedule[key] {
             switch step {
-            case .done(let slots, let unreadable): return (slots, unreadable)
+            case .done(let slots, let unreadable, let end): return (slots, unreadable, end)
             case .read(let offset, let metatype): key.append(CaptureSolver.derivationWord(object, offset: offset, metatype: metatype))
             }
         }
@@ -92,8 +95,9 @@ extension ObjectPlans {
             captureSchedule[path] = .read(offset: read.offset, metatype: read.metatype)
             path.append(read.word)
         }
-        captureSchedule[path] = .done(layout.slots, layout.unreadable)
-        return layout
+        let end = layout.unreadable == nil ? solver.end : nil
+        captureSchedule[path] = .done(layout.slots, layout.unreadable, end)
+        return (layout.slots, layout.unreadable, end)
     }
 
     /// One node of ``genericCaptureSlots(_:object:)``'s tree.
@@ -101,8 +105,9 @@ extension ObjectPlans {
         /// Read the word that decides the next step: the class of the object captured at `offset` (0 for
         /// nil), or the metatype captured there.
         case read(offset: Int, metatype: Bool)
-        /// The layout.
-        case done([Slot], String?)
+        /// The layout: its slots, why the rest was not read, and the offset after the last capture when all
+        /// were laid out.
+        case done([Slot], String?, CaptureEnd?)
     }
 
     /// Type metadata for part `range` of `name`, resolved with `arguments` for the environment `context`
@@ -223,7 +228,13 @@ struct CaptureSolver {
     /// The words read from the object to learn parameters, in order (see ``ObjectPlans/CaptureStep``).
     var reads: [(offset: Int, metatype: Bool, word: UInt)] = []
     private var slots: [Slot] = []
+    /// The offset after the last capture placed.
     private var offset: Int
+    /// The largest alignment of a capture placed (a word at least: the header's).
+    private var alignment = 8
+
+    /// Where the captures placed end.
+    var end: CaptureEnd { CaptureEnd(offset: offset, rounded: align(offset, to: alignment)) }
     /// Captures laid out so far: index and offset.
     private var placed: [(index: Int, offset: Int)] = []
     /// Captures already read to learn parameters.
@@ -322,6 +333,7 @@ struct CaptureSolver {
             return "capture type \(type) could not be resolved"
         }
         offset = align(offset, to: layout.alignment)
+        alignment = max(alignment, layout.alignment)
         slots += layout.slots.map { $0.shifted(by: offset, under: path) }
         placed.append((index, offset))
         offset += layout.size
@@ -344,12 +356,38 @@ struct CaptureSolver {
 
     // MARK: Layouts
 
-    /// The layout of `node`, part of `name`: by the runtime when it can resolve it (every parameter it
-    /// mentions known), else by shape when the layout does not depend on what is unknown; `nil` otherwise.
+    /// Where the generic parameters of a type node are given: the closure's own (``known``), or, for a
+    /// field of a generic struct being laid out by shape, that struct's arguments — nodes of the name one
+    /// scope out.
+    final class Scope {
+        let name: MangledName
+        let nominal: (descriptor: UnsafeRawPointer, arguments: [MangledTypeTree.Node], outer: Scope)?
+        let depth: Int
+
+        init(name: MangledName) {
+            self.name = name
+            nominal = nil
+            depth = 0
+        }
+
+        init(name: MangledName, descriptor: UnsafeRawPointer, arguments: [MangledTypeTree.Node], outer: Scope) {
+            self.name = name
+            nominal = (descriptor, arguments, outer)
+            depth = outer.depth + 1
+        }
+    }
+
+    /// The layout of `node`, part of `name` (a capture's type).
     func layout(_ node: MangledTypeTree.Node, in name: MangledName) -> ValueLayout? {
-        if let range = node.resolvable, isRuntimeShape(node.shape), let generic = resolvableGeneric(node) {
-            let type = plans.resolve(name, part: range, context: generic?.context, arguments: arguments(generic))
-            if let type { return metadataLayout(type) }
+        layout(node, in: Scope(name: name))
+    }
+
+    /// The layout of `node`, part of `scope`'s name: by the runtime when it can resolve it (every parameter
+    /// it mentions known), else by shape when the layout does not depend on what is unknown; `nil`
+    /// otherwise.
+    func layout(_ node: MangledTypeTree.Node, in scope: Scope) -> ValueLayout? {
+        if isRuntimeShape(node.shape), let type = metadata(of: node, in: scope) {
+            return metadataLayout(type)
         }
         switch node.shape {
         case .function(let representation):
@@ -371,14 +409,26 @@ struct CaptureSolver {
             case .function(.block): return ([Slot(offset: 0, path: .empty, content: .block)], 8, 8, "optional block")
             case .bound(let nominal, _) where nominal.isClass, .nominal(let nominal) where nominal.isClass:
                 // `nil` is 0.
-                return ([Slot(offset: 0, path: .empty, content: .reference(.strong))], 8, 8, Self.className(nominal) + "?")
+                return ([Slot(offset: 0, path: .empty, content: .reference(.strong))], 8, 8, Self.nominalName(nominal) + "?")
+            case .parameter(let parameter):
+                guard let argument = argument(parameter, in: scope) else { return nil }
+                return layout(
+                    MangledTypeTree.Node(
+                        start: argument.node.start, end: argument.node.end, resolvable: nil, shape: .optional(argument.node),
+                        parameters: argument.node.parameters),
+                    in: argument.scope)
             default:
                 return nil
             }
         case .bound(let nominal, _) where nominal.isClass, .nominal(let nominal) where nominal.isClass:
             // A class reference needs no metadata to copy or destroy: one strong pointer, whatever the
             // generic arguments.
-            return ([Slot(offset: 0, path: .empty, content: .reference(.strong))], 8, 8, Self.className(nominal))
+            return ([Slot(offset: 0, path: .empty, content: .reference(.strong))], 8, 8, Self.nominalName(nominal))
+        case .bound(.descriptor(let descriptor), let arguments):
+            return structLayout(descriptor, arguments: arguments, in: scope)
+        case .parameter(let parameter):
+            guard let argument = argument(parameter, in: scope) else { return nil }
+            return layout(argument.node, in: argument.scope)
         case .storage(let storage, _):
             let content: SlotContent
             switch storage {
@@ -396,7 +446,7 @@ struct CaptureSolver {
             var alignment = 1
             var names: [String] = []
             for (index, element) in elements.enumerated() {
-                guard let part = layout(element.node, in: name) else { return nil }
+                guard let part = layout(element.node, in: scope) else { return nil }
                 offset = align(offset, to: part.alignment)
                 let label = element.label ?? String(index)
                 slots += part.slots.map { $0.shifted(by: offset, under: [.tupleElement(label)]) }
@@ -405,9 +455,84 @@ struct CaptureSolver {
                 names.append(element.label.map { "\($0): \(part.typeName)" } ?? part.typeName)
             }
             return (slots, offset, alignment, "(" + names.joined(separator: ", ") + ")")
-        case .parameter, .nominal, .bound, .other:
+        case .nominal, .bound, .other:
             return nil
         }
+    }
+
+    /// A generic struct laid out field by field, as Swift lays out structs (in declaration order, each
+    /// field at its alignment), when its arguments are not all known: each field's type is laid out in a
+    /// scope where the struct's parameters are its arguments (`SignalProducer<Value, Error>`, whose one
+    /// field is a class reference, is one pointer whatever `Value` is). Only structs of a non-generic
+    /// parent whose every field the reflection metadata lists, not more than 8 levels deep.
+    private func structLayout(
+        _ descriptor: UnsafeRawPointer, arguments: [MangledTypeTree.Node], in scope: Scope
+    ) -> ValueLayout? {
+        let context = ContextDescriptor(base: descriptor)
+        guard context.kind == .struct, scope.depth < 8, context.plainGenericParameterCount == arguments.count,
+            context.parent.map({ !Self.hasGenericContext($0) }) ?? true,
+            let fields = context.fieldDescriptor
+        else { return nil }
+        let count = context.structNumFields
+        let records = fields.records
+        guard records.count == count else { return nil }
+        let hidesInternals = context.moduleName == "Swift"
+        var slots: [Slot] = []
+        var offset = 0
+        var alignment = 1
+        for record in records {
+            guard let fieldName = record.mangledTypeName, let tree = MangledTypeTree.parse(fieldName) else { return nil }
+            let fieldScope = Scope(name: fieldName, descriptor: descriptor, arguments: arguments, outer: scope)
+            guard let part = layout(tree, in: fieldScope) else { return nil }
+            offset = align(offset, to: part.alignment)
+            let path: ReferencePath = hidesInternals ? [.storage] : [.property(ValueLayouts.propertyName(record.name))]
+            slots += part.slots.map { $0.shifted(by: offset, under: path) }
+            offset += part.size
+            alignment = max(alignment, part.alignment)
+        }
+        return (slots, offset, alignment, context.moduleName + "." + context.name)
+    }
+
+    /// Whether a context or one of its parents is generic.
+    private static func hasGenericContext(_ context: ContextDescriptor) -> Bool {
+        var current: ContextDescriptor? = context
+        for _ in 0..<32 {
+            guard let level = current else { return false }
+            if level.isGeneric { return true }
+            current = level.parent
+        }
+        return true
+    }
+
+    /// The node (and its scope) a struct's parameter stands for in `scope`; `nil` in the closure's own scope.
+    private func argument(_ parameter: GenericParameter, in scope: Scope) -> (node: MangledTypeTree.Node, scope: Scope)? {
+        guard let nominal = scope.nominal, parameter.depth == 0, parameter.index < nominal.arguments.count else { return nil }
+        return (nominal.arguments[parameter.index], nominal.outer)
+    }
+
+    /// Type metadata for `node` when the runtime can build it: every parameter it mentions known — the
+    /// closure's from ``known``, a struct's from its arguments, themselves resolved one scope out.
+    private func metadata(of node: MangledTypeTree.Node, in scope: Scope) -> UnsafeRawPointer? {
+        guard let range = node.resolvable else { return nil }
+        if node.parameters.isEmpty {
+            return plans.resolve(scope.name, part: range, context: nil, arguments: [])
+        }
+        guard let nominal = scope.nominal else {
+            guard let generic else { return nil }
+            for parameter in node.parameters {
+                guard let position = generic.position[parameter], known[position] != 0 else { return nil }
+            }
+            return plans.resolve(scope.name, part: range, context: generic.context, arguments: arguments(generic))
+        }
+        // A field's type in its struct's context, with the struct's arguments (only for a struct whose
+        // generic arguments are its parameters alone, no witness tables).
+        guard ContextDescriptor(base: nominal.descriptor).genericKeyArgumentCount == nominal.arguments.count else { return nil }
+        var arguments: [UInt] = []
+        for argument in nominal.arguments {
+            guard isRuntimeShape(argument.shape), let type = metadata(of: argument, in: nominal.outer) else { return nil }
+            arguments.append(UInt(bitPattern: type))
+        }
+        return plans.resolve(scope.name, part: range, context: nominal.descriptor, arguments: arguments)
     }
 
     /// Shapes the runtime can build metadata for (no lowered function types, SIL metatypes or storage).
@@ -415,19 +540,9 @@ struct CaptureSolver {
         switch shape {
         case .parameter, .nominal, .bound, .other: return true
         case .optional(let wrapped): return isRuntimeShape(wrapped.shape)
-        case .tuple, .function, .metatype, .storage: return false
+        case .tuple(let elements): return elements.allSatisfy { isRuntimeShape($0.node.shape) }
+        case .function, .metatype, .storage: return false
         }
-    }
-
-    /// `.some(generic)` (the environment to resolve in, `nil` for none) when every parameter `node`
-    /// mentions is known; `nil` when one is not.
-    private func resolvableGeneric(_ node: MangledTypeTree.Node) -> GenericClosurePlan??  {
-        guard !node.parameters.isEmpty else { return .some(nil) }
-        guard let generic else { return nil }
-        for parameter in node.parameters {
-            guard let position = generic.position[parameter], known[position] != 0 else { return nil }
-        }
-        return .some(generic)
     }
 
     /// The environment's arguments: the known parameters' metadata, the empty tuple's for the others (never
@@ -443,7 +558,7 @@ struct CaptureSolver {
         return (plans.values.slots(of: type), witnesses.size, witnesses.alignment, plans.typeName(of: type))
     }
 
-    private static func className(_ nominal: MangledTypeTree.Nominal) -> String {
+    private static func nominalName(_ nominal: MangledTypeTree.Nominal) -> String {
         guard case .descriptor(let descriptor) = nominal else { return "object" }
         let context = ContextDescriptor(base: descriptor)
         return context.moduleName + "." + context.name

@@ -111,6 +111,12 @@ struct ContextDescriptor {
         return count
     }
 
+    /// How many key generic arguments (parameters' metadata, then witness tables) the type's metadata stores.
+    var genericKeyArgumentCount: Int? {
+        guard let offset = genericHeaderOffset else { return nil }
+        return Int(base.loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self))
+    }
+
     /// Where a metadata of this type (a class's, or a struct's or enum's) stores its generic arguments.
     func genericArguments(in metadata: UnsafeRawPointer) -> UnsafeRawPointer? {
         switch kind {

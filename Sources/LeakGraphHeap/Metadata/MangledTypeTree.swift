@@ -67,6 +67,15 @@ struct MangledTypeTree {
         /// A standard-library type named by its substitution (`Sa`, `SD`, `Sq`…).
         case standard(UInt8)
 
+        /// Whether the type is a protocol.
+        var isProtocol: Bool {
+            switch self {
+            case .descriptor(let descriptor): return ContextDescriptor(base: descriptor).kind == .protocol
+            case .named(let kind): return kind == .protocol
+            case .standard: return false
+            }
+        }
+
         /// Whether values of the type are a class reference (one native object pointer).
         var isClass: Bool {
             switch self {
@@ -158,9 +167,11 @@ struct MangledTypeTree {
             return node
         }
 
-        /// A node made of `parts` (consumed items), spanning `start ..< index`.
+        /// A node made of `parts` (consumed items), spanning `start ..< index`. Its bytes resolve on their
+        /// own when every part's do — or when it starts the name: the runtime then reads its substitutions
+        /// and words in the same order as here.
         func composite(start: Int, parts: [Node], standalone extra: Bool = true, shape: Shape) -> Node {
-            let standalone = extra && parts.allSatisfy { $0.resolvable == $0.start..<$0.end }
+            let standalone = start == 0 || extra && parts.allSatisfy { $0.resolvable == $0.start..<$0.end }
             var parameters = Set<GenericParameter>()
             for part in parts { parameters.formUnion(part.parameters) }
             return Node(start: start, end: index, resolvable: standalone ? start..<index : nil, shape: shape, parameters: parameters)
@@ -202,6 +213,9 @@ struct MangledTypeTree {
                 index += 1
                 guard let function = implFunction(start: start) else { return false }
                 stack.append(.node(function))
+            case UInt8(ascii: "Q"):
+                index += 1
+                return associatedType(start: start)
             case UInt8(ascii: "K"), UInt8(ascii: "d"):
                 index += 1
                 stack.append(.marker(start: start, standalone: true))
@@ -415,6 +429,44 @@ struct MangledTypeTree {
                     wordStart = position
                 }
             }
+        }
+
+        /// `<name> <protocol>? Q…`: a generic parameter's associated type (`5Value<P>Qz` is `A.Value`; `Qy`
+        /// names the parameter, `Qx` takes a type from the stack). Resolved by the runtime, which finds the
+        /// conformance, once the parameter is known. Compound paths (`QX`, `QY`, `QZ`) are refused.
+        mutating func associatedType(start: Int) -> Bool {
+            guard let kind = peek() else { return false }
+            index += 1
+            var base: Node?
+            switch kind {
+            case UInt8(ascii: "z"):
+                let parameter = GenericParameter(depth: 0, index: 0)
+                base = Node(start: start, end: start, resolvable: start..<start, shape: .parameter(parameter), parameters: [parameter])
+            case UInt8(ascii: "y"):
+                guard let parameter = genericParameter() else { return false }
+                base = Node(start: start, end: start, resolvable: start..<start, shape: .parameter(parameter), parameters: [parameter])
+            case UInt8(ascii: "x"):
+                base = nil  // popped below, after the name
+            default:
+                return false
+            }
+            // The associated type's name: a protocol (optional), then the identifier.
+            var parts: [Node] = []
+            if case .node(let proto)? = stack.last, case .nominal(let nominal) = proto.shape, nominal.isProtocol {
+                stack.removeLast()
+                parts.append(proto)
+            }
+            guard case .identifier(let name)? = stack.popLast() else { return false }
+            if base == nil {
+                guard let popped = popNode() else { return false }
+                base = popped
+            }
+            let first = kind == UInt8(ascii: "x") ? base!.start : name.start
+            var node = composite(start: first, parts: parts + [base!], standalone: name.standalone, shape: .other)
+            node.parameters.formUnion(base!.parameters)
+            substitutions.append(.node(node))
+            stack.append(.node(node))
+            return true
         }
 
         // MARK: Nominal types
