@@ -34,10 +34,20 @@ extension ObjectPlans {
                         kind: .closureContext, typeName: contextName, slots: layout.slots,
                         unreadable: layout.unreadable.map { [$0] } ?? [])
                     if layout.unreadable == nil { plan.captureEnd = solver.end }
+                    if captureCount == 1, layout.unreadable == nil, let capture = generic.captures.first,
+                        capture.name.referenceStorage == .none
+                    {
+                        plan.boxedTypeName = readable(capture.name)
+                    }
                     return plan
                 }
             }
-            return ObjectPlan(kind: .closureContext, typeName: contextName, slots: [], tail: .genericCaptures(generic))
+            let plan = ObjectPlan(kind: .closureContext, typeName: contextName, slots: [], tail: .genericCaptures(generic))
+            if captureCount == 1, let capture = generic.captures.first, capture.name.referenceStorage == .none {
+                // A box of a value of a generic type (an existential's too large value): named by its type.
+                plan.boxedTypeName = readable(capture.name)
+            }
+            return plan
         }
         if Int(descriptor.uint32(at: 4)) > 0 || bindingCount > 0 {
             return ObjectPlan(
@@ -189,7 +199,7 @@ extension ObjectPlans {
             case 0x01...0x17:
                 let resolved = index + 5 <= bytes.count
                     ? name.resolve(part: index..<(index + 5), context: nil, genericArguments: nil) : nil
-                result += "<" + (resolved.map { typeName(of: $0) } ?? "ref") + ">"
+                result += "<" + (resolved.map { typeName(of: $0) } ?? Self.descriptorName(name, at: index) ?? "ref") + ">"
                 index += 5
             case 0x18...0x1F:
                 result += "<ptr>"
@@ -200,6 +210,29 @@ extension ObjectPlans {
             }
         }
         return result
+    }
+
+    /// The qualified name of the context descriptor a symbolic reference at `index` of `name` refers to
+    /// (`Fixture.NS.Auto.Side`, anonymous contexts left out), for one that does not resolve on its own (a
+    /// generic type).
+    private static func descriptorName(_ name: MangledName, at index: Int) -> String? {
+        let kind = name.start.load(fromByteOffset: index, as: UInt8.self)
+        let field = name.start + index + 1
+        var target = field + Int(field.int32(at: 0))
+        if kind == 0x02 {
+            guard let pointer = target.pointer(at: 0) else { return nil }
+            target = pointer
+        } else if kind != 0x01 {
+            return nil
+        }
+        var parts: [String] = []
+        var context: ContextDescriptor? = ContextDescriptor(base: target)
+        for _ in 0..<16 {
+            guard let current = context else { break }
+            if current.kind == .module || (current.kind.map { $0.rawValue >= 16 } ?? false) { parts.append(current.name) }
+            context = current.parent
+        }
+        return parts.isEmpty ? nil : parts.reversed().joined(separator: ".")
     }
 
     /// The name reports show for a type.
@@ -361,7 +394,9 @@ struct CaptureSolver {
     /// scope out.
     final class Scope {
         let name: MangledName
-        let nominal: (descriptor: UnsafeRawPointer, arguments: [MangledTypeTree.Node], outer: Scope)?
+        /// The struct whose field this is: its descriptor, the cumulative parameter counts of its generic
+        /// levels, its arguments (flattened) and the scope they belong to.
+        let nominal: (descriptor: UnsafeRawPointer, levels: [Int], arguments: [MangledTypeTree.Node], outer: Scope)?
         let depth: Int
 
         init(name: MangledName) {
@@ -370,9 +405,9 @@ struct CaptureSolver {
             depth = 0
         }
 
-        init(name: MangledName, descriptor: UnsafeRawPointer, arguments: [MangledTypeTree.Node], outer: Scope) {
+        init(name: MangledName, descriptor: UnsafeRawPointer, levels: [Int], arguments: [MangledTypeTree.Node], outer: Scope) {
             self.name = name
-            nominal = (descriptor, arguments, outer)
+            nominal = (descriptor, levels, arguments, outer)
             depth = outer.depth + 1
         }
     }
@@ -463,14 +498,14 @@ struct CaptureSolver {
     /// A generic struct laid out field by field, as Swift lays out structs (in declaration order, each
     /// field at its alignment), when its arguments are not all known: each field's type is laid out in a
     /// scope where the struct's parameters are its arguments (`SignalProducer<Value, Error>`, whose one
-    /// field is a class reference, is one pointer whatever `Value` is). Only structs of a non-generic
-    /// parent whose every field the reflection metadata lists, not more than 8 levels deep.
+    /// field is a class reference, is one pointer whatever `Value` is). Only structs whose every field the
+    /// reflection metadata lists, not more than 8 levels deep.
     private func structLayout(
         _ descriptor: UnsafeRawPointer, arguments: [MangledTypeTree.Node], in scope: Scope
     ) -> ValueLayout? {
         let context = ContextDescriptor(base: descriptor)
         guard context.kind == .struct, scope.depth < 8, context.plainGenericParameterCount == arguments.count,
-            context.parent.map({ !Self.hasGenericContext($0) }) ?? true,
+            let levels = context.genericParameterLevels, levels.last == arguments.count,
             let fields = context.fieldDescriptor
         else { return nil }
         let count = context.structNumFields
@@ -482,7 +517,7 @@ struct CaptureSolver {
         var alignment = 1
         for record in records {
             guard let fieldName = record.mangledTypeName, let tree = MangledTypeTree.parse(fieldName) else { return nil }
-            let fieldScope = Scope(name: fieldName, descriptor: descriptor, arguments: arguments, outer: scope)
+            let fieldScope = Scope(name: fieldName, descriptor: descriptor, levels: levels, arguments: arguments, outer: scope)
             guard let part = layout(tree, in: fieldScope) else { return nil }
             offset = align(offset, to: part.alignment)
             let path: ReferencePath = hidesInternals ? [.storage] : [.property(ValueLayouts.propertyName(record.name))]
@@ -493,21 +528,14 @@ struct CaptureSolver {
         return (slots, offset, alignment, context.moduleName + "." + context.name)
     }
 
-    /// Whether a context or one of its parents is generic.
-    private static func hasGenericContext(_ context: ContextDescriptor) -> Bool {
-        var current: ContextDescriptor? = context
-        for _ in 0..<32 {
-            guard let level = current else { return false }
-            if level.isGeneric { return true }
-            current = level.parent
-        }
-        return true
-    }
-
     /// The node (and its scope) a struct's parameter stands for in `scope`; `nil` in the closure's own scope.
     private func argument(_ parameter: GenericParameter, in scope: Scope) -> (node: MangledTypeTree.Node, scope: Scope)? {
-        guard let nominal = scope.nominal, parameter.depth == 0, parameter.index < nominal.arguments.count else { return nil }
-        return (nominal.arguments[parameter.index], nominal.outer)
+        guard let nominal = scope.nominal, parameter.depth < nominal.levels.count else { return nil }
+        let position = (parameter.depth > 0 ? nominal.levels[parameter.depth - 1] : 0) + parameter.index
+        guard parameter.index < nominal.levels[parameter.depth] - (parameter.depth > 0 ? nominal.levels[parameter.depth - 1] : 0),
+            position < nominal.arguments.count
+        else { return nil }
+        return (nominal.arguments[position], nominal.outer)
     }
 
     /// Type metadata for `node` when the runtime can build it: every parameter it mentions known — the

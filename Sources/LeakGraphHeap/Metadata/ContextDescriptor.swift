@@ -111,6 +111,46 @@ struct ContextDescriptor {
         return count
     }
 
+    /// The cumulative generic parameter counts of the type's generic levels, outermost first (`[1, 3]`:
+    /// one parameter at depth 0, two at depth 1), read from the generic nominal types among it and its
+    /// parents (and the anonymous contexts and extensions between them); `nil` when a parent is of another
+    /// kind, the counts decrease, or the type has none.
+    var genericParameterLevels: [Int]? {
+        var counts: [Int] = []
+        var context: ContextDescriptor? = self
+        for _ in 0..<32 {
+            guard let current = context else { break }
+            switch current.kind {
+            case .class?, .struct?, .enum?:
+                if current.isGeneric {
+                    guard let offset = current.genericHeaderOffset else { return nil }
+                    counts.append(Int(current.base.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+                }
+            case .module?:
+                context = nil
+                continue
+            case .extension?, .anonymous?:
+                // A private type's anonymous parent, or an extension: the parameters in scope there, right
+                // after its fields (an extension's 3, an anonymous context's 2), without an instantiation cache.
+                if current.isGeneric {
+                    let offset = current.kind == .extension ? 12 : 8
+                    counts.append(Int(current.base.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+                }
+            default:
+                return nil
+            }
+            context = current.parent
+        }
+        guard context == nil else { return nil }
+        counts.reverse()
+        var levels: [Int] = []
+        for count in counts where count != levels.last {
+            guard count > (levels.last ?? 0) else { return nil }
+            levels.append(count)
+        }
+        return levels.isEmpty ? nil : levels
+    }
+
     /// How many key generic arguments (parameters' metadata, then witness tables) the type's metadata stores.
     var genericKeyArgumentCount: Int? {
         guard let offset = genericHeaderOffset else { return nil }
