@@ -137,6 +137,11 @@ struct MangledTypeTreeTests {
         #expect(shape(parse("4main6SignalCyxGSg")!) == "type")
         #expect(shape(parse("xXMT")!) == "thick metatype")
         #expect(shape(parse("xSgXw")!) == "storage")
+        // `@Sendable () -> sending A.AsyncIterator` (async-algorithms' share): an associated type through a
+        // standard protocol, then a lowered function with a sending result.
+        let iterator = try #require(parse("13AsyncIteratorSciQzIeghTr_"))
+        #expect(shape(iterator) == "thick")
+        #expect(shape(try #require(parse("7ElementSTQz"))) == "type")
     }
 
     @Test("what it cannot split exactly it refuses", arguments: [

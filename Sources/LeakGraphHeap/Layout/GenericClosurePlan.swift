@@ -38,6 +38,8 @@ final class GenericClosurePlan {
     /// The closure-binding sources, in the descriptor's order: the type whose metadata the binding holds
     /// (a parameter, or a type made of parameters, such as `[A]`, matched argument by argument).
     let bindingSources: [(type: MangledTypeTree.Node, binding: Int)]
+    /// The bindings a source names: type metadata (the others are witness tables), ascending.
+    var metadataBindings: [Int] { Array(Set(bindingSources.map(\.binding))).sorted() }
     /// The generic environment the capture types are resolved in, tagged for `lg_type_by_mangled_name`
     /// (its address plus 1; see ``environment(levels:)``).
     let context: UnsafeRawPointer

@@ -79,16 +79,27 @@ extension ObjectPlans {
     }
 
     /// The capture slots of one generic closure context object, from the bindings stored in it and the
-    /// classes of the objects it captures.
+    /// classes of the objects it captures; `size` is the object's allocated size (0: unknown).
     ///
     /// Contexts of one closure share a few shapes: what decides a layout is read in a fixed order (the
-    /// bindings, then, one capture at a time, the class of a captured object or a captured metatype) and
-    /// the layouts are kept in a tree keyed by what was read so far, so an object costs a handful of word
-    /// reads once its shape has been seen.
-    func genericCaptureSlots(_ plan: GenericClosurePlan, object: UnsafeRawPointer) -> (slots: [Slot], unreadable: String?, end: CaptureEnd?) {
-        let bindings = object + plan.firstCapture
-        var key = [UInt(bitPattern: plan.metadata)]
-        for index in 0..<plan.bindingCount { key.append(bindings.word(at: index * 8)) }
+    /// words where the bindings are, the size, then, one capture at a time, the class of a captured
+    /// object or a captured metatype) and the layouts are kept in a tree keyed by what was read so far, so
+    /// an object costs a handful of word reads once its shape has been seen.
+    ///
+    /// Every binding a source names must be type metadata (read without a fault) before the runtime is
+    /// given it. An
+    /// `@isolated(any)` closure (a `Task`'s operation) made in a generic function stores its isolation,
+    /// an `(any Actor)?`, in the 16 bytes where its capture descriptor puts the bindings, and the bindings
+    /// right after (measured on Swift 6.3.1; the descriptor does not say so — a non-generic one lists the
+    /// isolation as its first capture): when the bindings are not metadata there but are 16 bytes on, and
+    /// the captures laid out from there end exactly at the allocated size, the context is read so (its
+    /// isolation is not read: the actor it names counts as held).
+    func genericCaptureSlots(_ plan: GenericClosurePlan, object: UnsafeRawPointer, size: Int = 0)
+        -> (slots: [Slot], unreadable: String?, end: CaptureEnd?)
+    {
+        var key = [UInt(bitPattern: plan.metadata), UInt(size)]
+        for index in 0..<(plan.bindingCount + 2) { key.append(object.word(at: plan.firstCapture + index * 8)) }
+        let start = key
         while let step = captureSchedule[key] {
             switch step {
             case .done(let slots, let unreadable, let end): return (slots, unreadable, end)
@@ -96,18 +107,70 @@ extension ObjectPlans {
             }
         }
         // Not seen yet: lay this object out and remember every step taken.
-        var solver = CaptureSolver(plans: self, generic: plan, known: [])
-        solver.bind(from: bindings)
-        let layout = solver.run(object: object)
-        var path = [UInt(bitPattern: plan.metadata)]
-        for index in 0..<plan.bindingCount { path.append(bindings.word(at: index * 8)) }
+        var solver: CaptureSolver
+        var layout: (slots: [Slot], unreadable: String?)
+        var shifted = false
+        if Self.holdsMetadata(object + plan.firstCapture, at: plan.metadataBindings) {
+            solver = CaptureSolver(plans: self, generic: plan, known: [], bindingOffset: plan.firstCapture)
+            solver.bind(from: object + plan.firstCapture)
+            layout = solver.run(object: object)
+        } else if size > 0, Self.holdsIsolation(object + plan.firstCapture),
+            Self.holdsMetadata(object + plan.firstCapture + 16, at: plan.metadataBindings)
+        {
+            shifted = true
+            solver = CaptureSolver(plans: self, generic: plan, known: [], bindingOffset: plan.firstCapture + 16)
+            solver.bind(from: object + plan.firstCapture + 16)
+            layout = solver.run(object: object)
+            if layout.unreadable == nil, !ReferenceScanner.fits(solver.end, size: size) {
+                layout = ([], "closure bindings are not type metadata where the capture descriptor puts them, "
+                    + "nor laid out as an @isolated(any) closure's: not read")
+            }
+        } else {
+            solver = CaptureSolver(plans: self, generic: plan, known: [], bindingOffset: plan.firstCapture)
+            layout = ([], "closure bindings are not type metadata where the capture descriptor puts them: not read")
+        }
+        var path = start
         for read in solver.reads {
             captureSchedule[path] = .read(offset: read.offset, metatype: read.metatype)
             path.append(read.word)
         }
-        let end = layout.unreadable == nil ? solver.end : nil
+        let end = layout.unreadable == nil && !shifted ? solver.end : nil
         captureSchedule[path] = .done(layout.slots, layout.unreadable, end)
         return (layout.slots, layout.unreadable, end)
+    }
+
+    /// Whether the bindings at `bindings` that metadata sources name (`indices`; the others are witness
+    /// tables) are each type metadata: a nonzero aligned pointer to a kind the runtime defines (or a
+    /// class's), whose value witness table (the word before it) gives a size and an alignment a type can
+    /// have — all read without a fault.
+    static func holdsMetadata(_ bindings: UnsafeRawPointer, at indices: [Int]) -> Bool {
+        for index in indices {
+            let word = bindings.word(at: index * 8)
+            guard word != 0, word & 7 == 0, let metadata = UnsafeRawPointer(bitPattern: word) else { return false }
+            var kind: UInt = 0
+            var witnesses: UInt = 0
+            guard lg_read_word(metadata, &kind), lg_read_word(metadata - 8, &witnesses), witnesses != 0,
+                let table = UnsafeRawPointer(bitPattern: witnesses)
+            else { return false }
+            guard kind > 0x7FF || MetadataKind(rawValue: kind) != nil else { return false }
+            var size: UInt = 0
+            var flags: UInt = 0
+            guard lg_read_word(table + 64, &size), lg_read_word(table + 80, &flags), size < 1 << 32,
+                flags & 0xFF < 64
+            else { return false }
+        }
+        return true
+    }
+
+    /// Whether the two words at `address` can be an `(any Actor)?`: nil, or an object (its first word
+    /// readable) and a witness table.
+    static func holdsIsolation(_ address: UnsafeRawPointer) -> Bool {
+        let object = address.word(at: 0)
+        let table = address.word(at: 8)
+        if object == 0 { return table == 0 }
+        var isa: UInt = 0
+        guard table != 0, let pointer = UnsafeRawPointer(bitPattern: object) else { return false }
+        return lg_read_word(pointer, &isa) && isa != 0
     }
 
     /// One node of ``genericCaptureSlots(_:object:)``'s tree.
@@ -275,12 +338,12 @@ struct CaptureSolver {
     /// Why the parameters read disagree, once they do.
     private var conflict: String?
 
-    init(plans: ObjectPlans, generic: GenericClosurePlan, known: [UInt]) {
+    init(plans: ObjectPlans, generic: GenericClosurePlan, known: [UInt], bindingOffset: Int? = nil) {
         self.plans = plans
         self.generic = generic
         captures = generic.captures
         self.known = known.isEmpty ? [UInt](repeating: 0, count: generic.parameters.count) : known
-        offset = generic.firstCapture + generic.bindingCount * 8
+        offset = (bindingOffset ?? generic.firstCapture) + generic.bindingCount * 8
     }
 
     init(plans: ObjectPlans, captures: [GenericClosurePlan.Capture], start: Int) {

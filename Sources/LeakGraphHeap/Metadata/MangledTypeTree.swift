@@ -67,6 +67,12 @@ struct MangledTypeTree {
         /// A standard-library type named by its substitution (`Sa`, `SD`, `Sq`…).
         case standard(UInt8)
 
+        /// Whether the type is named by a standard substitution.
+        var isStandard: Bool {
+            if case .standard = self { return true }
+            return false
+        }
+
         /// Whether the type is a protocol.
         var isProtocol: Bool {
             switch self {
@@ -452,7 +458,8 @@ struct MangledTypeTree {
             }
             // The associated type's name: a protocol (optional), then the identifier.
             var parts: [Node] = []
-            if case .node(let proto)? = stack.last, case .nominal(let nominal) = proto.shape, nominal.isProtocol {
+            // (A standard substitution there, `Sci` AsyncSequence or `ST` Sequence, can only be a protocol.)
+            if case .node(let proto)? = stack.last, case .nominal(let nominal) = proto.shape, nominal.isProtocol || nominal.isStandard {
                 stack.removeLast()
                 parts.append(proto)
             }

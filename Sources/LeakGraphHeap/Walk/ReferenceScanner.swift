@@ -73,7 +73,7 @@ struct ReferenceScanner {
             let witnesses = ValueWitnesses(of: type)
             scan(slots: plans.values.slots(of: type), at: object + align(32, to: witnesses.alignment), prefix: onePath(.errorValue), found: found)
         case .genericCaptures(let generic):
-            let layout = plans.genericCaptureSlots(generic, object: object)
+            let layout = plans.genericCaptureSlots(generic, object: object, size: size)
             if let end = layout.end, !Self.fits(end, size: size) {
                 unreadable(Self.misfit(end, size: size))
                 return
