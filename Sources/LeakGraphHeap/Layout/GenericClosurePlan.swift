@@ -16,7 +16,7 @@ import Synchronization
 /// gives, once it is laid out, the metadata of every parameter its arguments spell, read from the
 /// captured object's class (the level of its superclass chain whose descriptor is that class) and
 /// matched argument by argument, nested generic types and tuples included
-/// (``ObjectPlans/genericCaptureSlots(_:object:)``). What the sources name but no capture can give stays
+/// (``ObjectPlans/genericCaptureSlots(_:object:size:)``). What the sources name but no capture can give stays
 /// unknown: captures whose layout needs it are diagnosed.
 ///
 /// Capture types are resolved in a generic environment built for the context's parameters

@@ -12,7 +12,7 @@ extension ObjectPlans {
     ///
     /// A context whose capture types mention no generic parameter is laid out once, here. One that
     /// mentions them is laid out per object when its layout depends on them (its bindings, or what its
-    /// captured objects' classes say of them: ``genericCaptureSlots(_:object:)``); when every capture can
+    /// captured objects' classes say of them: ``genericCaptureSlots(_:object:size:)``); when every capture can
     /// be read without them (a function value, a class reference, a tuple of such things), once here too.
     func closureContextPlan(_ metadata: UnsafeRawPointer) -> ObjectPlan {
         let firstCapture = Int(metadata.uint32(at: 8))
@@ -173,7 +173,7 @@ extension ObjectPlans {
         return lg_read_word(pointer, &isa) && isa != 0
     }
 
-    /// One node of ``genericCaptureSlots(_:object:)``'s tree.
+    /// One node of ``genericCaptureSlots(_:object:size:)``'s tree.
     enum CaptureStep {
         /// Read the word that decides the next step: the class of the object captured at `offset` (0 for
         /// nil), or the metatype captured there.

@@ -7,7 +7,7 @@ import LeakGraphModel
 final class ObjectPlans {
     let values = ValueLayouts()
     private var cache: [UnsafeRawPointer: ObjectPlan] = [:]
-    /// Layouts of generic closure contexts, keyed by what decides them (``genericCaptureSlots(_:object:)``).
+    /// Layouts of generic closure contexts, keyed by what decides them (``genericCaptureSlots(_:object:size:)``).
     var captureSchedule: [[UInt]: CaptureStep] = [:]
     /// Resolved parts of mangled names, by address, length and generic arguments (0: not resolvable).
     var resolutions: [[UInt]: UInt] = [:]
