@@ -35,8 +35,9 @@ struct LayoutFixtureTests {
         let (program, leaking, fixed) = try await runLeakAndFixed("UnreadWrappers", optimization)
         // The cycles are real but run through memory no metadata describes: no report, and each is named.
         expectNoLeaks(leaking, program: program, mode: "leak")
+        let diagnostics = leaking.report?.diagnostics ?? []
         #expect(
-            Set(leaking.report?.diagnostics ?? []) == [
+            Set(diagnostics.filter { !$0.typeName.hasPrefix("Swift.KeyPath") }) == [
                 WalkDiagnostic(
                     typeName: "Fixture.EventBus",
                     reason: "subscribers: field type Fixture.SubscriberList is not Copyable and not a type LeakGraph knows the layout of",
@@ -45,15 +46,18 @@ struct LayoutFixtureTests {
                     typeName: "Fixture.Pool",
                     reason: "tail-allocated elements of type Fixture.Slot are not read (ManagedBuffer: how many are initialized only the program knows)",
                     objectCount: 1),
-                WalkDiagnostic(
-                    typeName: "Swift.KeyPath<Fixture.Store, Swift.Int>",
-                    reason: "captured subscript arguments of a key path are not read (index types 7Fixture5StoreCAC are not read)",
-                    objectCount: 1),
             ])
+        // The private index type's name carries the file's discriminator, which depends on where it is built.
+        let keyPath = diagnostics.filter { $0.typeName.hasPrefix("Swift.KeyPath") }
+        #expect(keyPath.map(\.typeName) == ["Swift.KeyPath<Fixture.Store, Swift.Int>"])
+        #expect(keyPath.first?.objectCount == 1)
+        #expect(
+            keyPath.first?.reason.hasPrefix("captured subscript arguments of a key path are not read (index types 7Fixture6Ticket") == true,
+            "\(keyPath)")
         // Each names where one of its objects was made (the function that made the closure, for a context).
         #expect(
             Set((leaking.report?.diagnostics ?? []).compactMap(\.site).map { $0.split(separator: " ").first.map(String.init) ?? $0 })
-                == ["main.swift:58", "main.swift:68", "main.swift:83"] || optimization == .release,
+                == ["main.swift:63", "main.swift:73", "main.swift:88"] || optimization == .release,
             "\(leaking.report?.diagnostics.map { $0.site ?? "-" } ?? [])")
         #expect((leaking.report?.diagnostics ?? []).allSatisfy { $0.site?.contains("main.swift") == true })
         #expect(leaking.text?.contains("(1 object; one made at main.swift:") == true)

@@ -108,6 +108,11 @@ typedef enum {
 /// never a fault.
 lg_block_reading lg_block_swift_context(const void *block, const void **context);
 
+/// Reads the aligned word at `address` into `*out` with `process_vm_readv`: false, never a fault, when
+/// the memory is not readable. For words the walk follows without knowing they point at live memory (a
+/// captured object's class, read to learn a closure context's generic arguments).
+bool lg_read_word(const void *address, uintptr_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -55,7 +55,8 @@ public struct HeapWalker {
 
     /// ``scan(count:record:)`` with the records' addresses given apart: `address(i)` is
     /// `record(i).address`, and cheaper. Reference targets are found by binary search over `address`;
-    /// `record` is called once per record.
+    /// `record` is called once per record, and once more for the first object of each diagnostic found
+    /// while reading objects (its creation stack names the diagnostic's site).
     public func scan(count: Int, address: (Int) -> UInt, record: (Int) -> HeapObjectRecord) -> HeapScan {
         precondition(count < Int(UInt32.max), "a heap walk numbers objects with 32 bits")
         var retainCounts: [UInt32] = []
@@ -69,6 +70,7 @@ public struct HeapWalker {
         var lastPlan: (plan: ObjectPlan, id: UInt32)?
         var planBytes: [Int] = []
         var planStack: [Int?] = []  // per plan: the creation stack of its first object with one
+        var contextSizes: [(node: UInt32, size: UInt32)] = []
 
         for position in 0 ..< count {
             let record = record(position)
@@ -98,6 +100,10 @@ public struct HeapWalker {
                 lastPlan = current
                 lastMetadata = record.metadata
             }
+            if current.plan.kind == .closureContext {
+                // Closure contexts' allocated sizes, in node order: a layout that does not fit is not read.
+                contextSizes.append((UInt32(retainCounts.count), UInt32(clamping: record.size)))
+            }
             retainCounts.append(UInt32(clamping: lg_retain_count(object)))
             planIDs.append(current.id)
             planBytes[Int(current.id)] += record.size
@@ -113,7 +119,11 @@ public struct HeapWalker {
             continuations.append((currentSource, task))
         }
         var unreadableCounts = [Int](repeating: 0, count: distinctPlans.count)
-        var objectUnreadable: [DynamicKey: Int] = [:]
+        // Per plan and reason found while reading objects: how many, and the creation stack of the first
+        // one with a stack — the object's own, so the site names the very closure (a context of the same
+        // shape made elsewhere is another plan).
+        var objectUnreadable: [DynamicKey: (count: Int, stackID: Int?)] = [:]
+        var nextContext = 0
         var offsets: [UInt32] = [0]
         offsets.reserveCapacity(retainCounts.count + 1)
         var targets: [UInt32] = []
@@ -133,20 +143,26 @@ public struct HeapWalker {
                 continue
             }
             currentSource = source
+            var size = 0
+            if plan.kind == .closureContext {
+                while nextContext < contextSizes.count, contextSizes[nextContext].node < source { nextContext += 1 }
+                if nextContext < contextSizes.count, contextSizes[nextContext].node == source { size = Int(contextSizes[nextContext].size) }
+            }
             scanner.scan(
-                object: object, plan: plan,
+                object: object, plan: plan, size: size,
                 found: { _, ownership, target, _ in
                     guard ownership == .strong, let node = index.node(at: target, address: address) else { return }
                     targets.append(UInt32(node))
                 },
-                unreadable: { reason in objectUnreadable[DynamicKey(typeName: plan.typeName, reason: reason), default: 0] += 1 })
+                unreadable: { reason in
+                    let key = DynamicKey(plan: id, reason: reason)
+                    var entry = objectUnreadable[key] ?? (0, nil)
+                    entry.count += 1
+                    if entry.stackID == nil { entry.stackID = record(index.recordPosition(ofNode: source)).stackID }
+                    objectUnreadable[key] = entry
+                })
             precondition(targets.count < Int(UInt32.max), "a heap walk numbers references with 32 bits")
             offsets.append(UInt32(targets.count))
-        }
-        // Per type: an example creation stack, for diagnostics found while reading objects.
-        var stackOfType: [String: Int?] = [:]
-        for (id, plan) in distinctPlans.enumerated() where stackOfType[plan.typeName] == nil || stackOfType[plan.typeName]! == nil {
-            stackOfType[plan.typeName] = planStack[id]
         }
         var diagnostics = distinctPlans.indices
             .filter { unreadableCounts[$0] > 0 }
@@ -158,8 +174,8 @@ public struct HeapWalker {
             }
             + objectUnreadable.map {
                 WalkDiagnostic(
-                    typeName: $0.key.typeName, reason: $0.key.reason, objectCount: $0.value,
-                    stackID: stackOfType[$0.key.typeName] ?? nil)
+                    typeName: distinctPlans[$0.key.plan].typeName, reason: $0.key.reason, objectCount: $0.value.count,
+                    stackID: $0.value.stackID ?? planStack[$0.key.plan])
             }
         diagnostics.sort { ($0.objectCount, $0.typeName, $0.reason) > ($1.objectCount, $1.typeName, $1.reason) }
         var strongGraph = StrongReferenceGraph(retainCounts: retainCounts, offsets: offsets, targets: targets)
@@ -236,7 +252,7 @@ public struct HeapWalker {
             guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[source].address)) else { continue }
             var pending = resumptionsByResumer[node] ?? []
             scanner.scan(
-                object: object, plan: scan.plan(of: node),
+                object: object, plan: scan.plan(of: node), size: graph.nodes[source].size,
                 found: { path, ownership, target, targetIsBox in
                     guard let targetNode = scan.index.node(at: target, address: address) else { return }
                     if ownership == .strong, let at = pending.firstIndex(where: { $0.storage == targetNode }) {
@@ -281,7 +297,7 @@ public struct HeapWalker {
     }
 
     private struct DynamicKey: Hashable {
-        let typeName: String
+        let plan: Int
         let reason: String
     }
 
