@@ -52,8 +52,15 @@ let package = Package(
         .target(name: "LeakGraphAnalysis", dependencies: ["LeakGraphModel"]),
         // Symbolization of creation stacks (libdw + swift_demangle).
         .target(name: "LeakGraphSymbolication", dependencies: ["CLibDW"]),
+        // SQLite 3, found by pkg-config: the heap snapshot file format.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Stage 5: report values, JSON and text renderers.
         .target(name: "LeakGraphReport", dependencies: ["LeakGraphModel", "LeakGraphAnalysis"]),
+        // Report values: heap snapshots as SQLite files (written and read), and leak reports read as snapshots.
+        .target(
+            name: "LeakGraphSnapshotFile",
+            dependencies: ["LeakGraphModel", "LeakGraphReport", "CSQLite"]
+        ),
         // Graphviz (cgraph + gvc), found by pkg-config.
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Stage 5 renderers that draw: DOT text, SVG through libgvc in-process, the HTML report.
@@ -63,7 +70,7 @@ let package = Package(
             name: "LeakGraph",
             dependencies: [
                 "LeakGraphRecording", "LeakGraphHeap", "LeakGraphModel", "LeakGraphAnalysis",
-                "LeakGraphSymbolication", "LeakGraphReport",
+                "LeakGraphSymbolication", "LeakGraphReport", "LeakGraphSnapshotFile",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
