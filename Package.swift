@@ -118,6 +118,8 @@ let package = Package(
         .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LeakGraphSymbolicationTests", dependencies: ["LeakGraphSymbolication"]),
         .testTarget(
+            name: "LeakGraphSnapshotFileTests", dependencies: ["LeakGraphSnapshotFile", "LeakGraphReport", "LeakGraphTestSupport"]),
+        .testTarget(
             name: "LeakGraphGraphvizTests", dependencies: ["LeakGraphGraphviz", "LeakGraphReport", "LeakGraphModel", "LeakGraphTestSupport"],
             exclude: ["Golden"]
         ),
