@@ -95,6 +95,7 @@ let package = Package(
             name: "leakgraph",
             dependencies: [
                 "LeakGraphReport", "LeakGraphSymbolication", "LeakGraphGraphviz", "CLeakGraphContract", "CLeakGraphCLISignals",
+                "LeakGraphSnapshotFile", "LeakGraphAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

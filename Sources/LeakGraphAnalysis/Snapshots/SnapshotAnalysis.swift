@@ -28,8 +28,8 @@ public struct SnapshotAnalysis: Sendable {
     public let distances: [Int32]
     /// Per object: whether it is a root.
     public let isRoot: [Bool]
-    /// Every type, by index into `HeapSnapshot/types`.
-    public let types: [TypeRow]
+    /// Every type's totals, by index into `HeapSnapshot/types` (``GroupTotals/group`` is the type).
+    public let types: [GroupTotals]
     /// The bytes of all objects (each counted once).
     public let totalBytes: UInt64
 
@@ -38,15 +38,15 @@ public struct SnapshotAnalysis: Sendable {
     let childOffsets: [UInt32]
     let children: [UInt32]
 
-    /// One type's totals.
-    public struct TypeRow: Sendable, Hashable {
-        /// The type's index into `HeapSnapshot/types`.
-        public var type: Int
+    /// The totals of one group of objects (a type, a creation site).
+    public struct GroupTotals: Sendable, Hashable {
+        /// The group's number.
+        public var group: Int
         /// Its objects.
         public var count: Int
         /// The sum of their sizes.
         public var shallowBytes: UInt64
-        /// The bytes its objects retain, each object that another of its type dominates left out.
+        /// The bytes its objects retain, each object that another of the group dominates left out.
         public var retainedBytes: UInt64
         /// Its leaked objects.
         public var leakedCount: Int
@@ -142,34 +142,11 @@ public struct SnapshotAnalysis: Sendable {
             retained[dominator] += retained[Int(node)]
         }
 
-        // Children by retained size, then types (an object counts for its type only when no ancestor of
-        // its type is on the way up: a depth-first walk of the tree keeps each type's open ancestors).
+        // Children by retained size, then the types' totals.
         let (childOffsets, children) = Self.children(of: tree, nodeCount: nodeCount, retained: retained)
-        var rows = snapshot.types.indices.map { TypeRow(type: $0, count: 0, shallowBytes: 0, retainedBytes: 0, leakedCount: 0) }
-        for object in 0 ..< count {
-            let type = Int(snapshot.objects.type[object])
-            rows[type].count += 1
-            rows[type].shallowBytes += snapshot.objects.size[object]
-            if snapshot.objects.flags[object].contains(.leaked) { rows[type].leakedCount += 1 }
-        }
-        var open = [Int32](repeating: 0, count: snapshot.types.count)
-        var walk: [(node: UInt32, child: UInt32)] = [(UInt32(superRoot), childOffsets[superRoot])]
-        while let top = walk.last {
-            let node = Int(top.node)
-            if top.child == childOffsets[node + 1] {
-                walk.removeLast()
-                if node < count { open[Int(snapshot.objects.type[node])] -= 1 }
-                continue
-            }
-            walk[walk.count - 1].child += 1
-            let child = Int(children[Int(top.child)])
-            if child < count {
-                let type = Int(snapshot.objects.type[child])
-                if open[type] == 0 { rows[type].retainedBytes += retained[child] }
-                open[type] += 1
-            }
-            walk.append((UInt32(child), childOffsets[child]))
-        }
+        let rows = Self.totals(
+            groups: snapshot.objects.type, groupCount: snapshot.types.count, snapshot: snapshot, retained: retained,
+            superRoot: superRoot, childOffsets: childOffsets, children: children)
 
         self.tree = tree
         self.superRoot = superRoot
@@ -181,6 +158,49 @@ public struct SnapshotAnalysis: Sendable {
         self.totalBytes = total
         self.childOffsets = childOffsets
         self.children = children
+    }
+
+    /// The totals of every group, objects grouped by `groups[o]` (in `0 ..< groupCount`).
+    public func totals(groups: [UInt32], groupCount: Int, in snapshot: HeapSnapshot) -> [GroupTotals] {
+        Self.totals(
+            groups: groups, groupCount: groupCount, snapshot: snapshot, retained: retainedSizes, superRoot: superRoot,
+            childOffsets: childOffsets, children: children)
+    }
+
+    /// Each group's count, shallow and leaked objects, and retained bytes: an object counts towards its
+    /// group's retained bytes only when no ancestor in the tree is of its group (a depth-first walk of the
+    /// tree keeps each group's open ancestors).
+    private static func totals(
+        groups: [UInt32], groupCount: Int, snapshot: HeapSnapshot, retained: [UInt64], superRoot: Int,
+        childOffsets: [UInt32], children: [UInt32]
+    ) -> [GroupTotals] {
+        let count = snapshot.objects.count
+        var rows = (0 ..< groupCount).map { GroupTotals(group: $0, count: 0, shallowBytes: 0, retainedBytes: 0, leakedCount: 0) }
+        for object in 0 ..< count {
+            let group = Int(groups[object])
+            rows[group].count += 1
+            rows[group].shallowBytes += snapshot.objects.size[object]
+            if snapshot.objects.flags[object].contains(.leaked) { rows[group].leakedCount += 1 }
+        }
+        var open = [Int32](repeating: 0, count: groupCount)
+        var walk: [(node: UInt32, child: UInt32)] = [(UInt32(superRoot), childOffsets[superRoot])]
+        while let top = walk.last {
+            let node = Int(top.node)
+            if top.child == childOffsets[node + 1] {
+                walk.removeLast()
+                if node < count { open[Int(groups[node])] -= 1 }
+                continue
+            }
+            walk[walk.count - 1].child += 1
+            let child = Int(children[Int(top.child)])
+            if child < count {
+                let group = Int(groups[child])
+                if open[group] == 0 { rows[group].retainedBytes += retained[child] }
+                open[group] += 1
+            }
+            walk.append((UInt32(child), childOffsets[child]))
+        }
+        return rows
     }
 
     /// Children lists of the tree (CSR by dominator), each sorted by retained size, largest first, then
