@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // HTTP for `leakgraph serve` (plain SwiftNIO: measured cheaper to build than Hummingbird).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `swift package generate-documentation`: the DocC catalogs, checked by scripts/test.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -65,6 +67,15 @@ let package = Package(
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Stage 5 renderers that draw: DOT text, SVG through libgvc in-process, the HTML report.
         .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphModel", "LeakGraphReport", "CGraphviz"]),
+        // Renderer: the web UI of a heap snapshot (`leakgraph serve`), served with SwiftNIO.
+        .target(
+            name: "LeakGraphWeb",
+            dependencies: [
+                "LeakGraphModel", "LeakGraphAnalysis", "LeakGraphReport", "LeakGraphGraphviz",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // Façade: one call from recording to report.
         .target(
             name: "LeakGraph",
@@ -95,7 +106,7 @@ let package = Package(
             name: "leakgraph",
             dependencies: [
                 "LeakGraphReport", "LeakGraphSymbolication", "LeakGraphGraphviz", "CLeakGraphContract", "CLeakGraphCLISignals",
-                "LeakGraphSnapshotFile", "LeakGraphAnalysis",
+                "LeakGraphSnapshotFile", "LeakGraphAnalysis", "LeakGraphWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -102,7 +102,7 @@ public enum SnapshotText {
                 + changed.prefix(max(top, 0)).map { row in
                     [displayName(row.key, grouping: grouping.rawValue, among: names), row.change.rawValue,
                         "\(ReportNaming.grouped(row.oldCount)) → \(ReportNaming.grouped(row.newCount))",
-                        "\(signed(row.byteDelta)) (\(bytes(row.newBytes)))", ReportNaming.grouped(row.added)]
+                        "\(signedBytes(row.byteDelta)) (\(bytes(row.newBytes)))", ReportNaming.grouped(row.added)]
                 }, title: "\(header)S THAT CHANGED, MOST GROWTH FIRST"))
         if changed.isEmpty {
             lines.append("   nothing changed")
@@ -113,7 +113,7 @@ public enum SnapshotText {
     }
 
     /// `+1.2 KB`, `-300 bytes`, `0 bytes`.
-    static func signed(_ delta: Int64) -> String {
+    public static func signedBytes(_ delta: Int64) -> String {
         delta > 0 ? "+" + bytes(UInt64(delta)) : delta < 0 ? "-" + bytes(UInt64(-delta)) : "0 bytes"
     }
 
