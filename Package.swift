@@ -147,7 +147,8 @@ let package = Package(
         ),
         // The test adapters in Swift Testing: failures expected with withKnownIssue.
         .testTarget(name: "LeakGraphTestingTests", dependencies: ["LeakGraphTesting", "LeakGraph"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LeakGraphReport", "LeakGraphModel"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["LeakGraphReport", "LeakGraphModel", "LeakGraphAnalysis", "LeakGraphSnapshotFile"]),
     ]
 )
 

@@ -21,6 +21,7 @@ public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStat
     // `LEAKGRAPH_ORPHAN_SCAN=0` turns the exit check's orphan scan off (read with getenv: no Swift
     // object is made before the check).
     let orphanScan = getenv("LEAKGRAPH_ORPHAN_SCAN").map { strcmp($0, "0") != 0 } ?? true
+    let started = ContinuousClock.now
     // `leakgraph run --snapshot FILE`: a heap snapshot of the same walk.
     var report: LeakReport
     var snapshot: HeapSnapshot?
@@ -29,6 +30,7 @@ public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStat
     } else {
         (report, snapshot) = LeakChecker.checkWithSnapshot(liveTypes: lg_preload_live_types() != 0, orphanScan: orphanScan)
     }
+    let checked = ContinuousClock.now
     // Read after the check: the strings and arrays made here are Swift objects the check would count.
     let path = String(cString: outputPath)
     let snapshotPath = String(cString: lg_preload_snapshot_path())
@@ -52,6 +54,16 @@ public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStat
             try HeapSnapshotFile.write(snapshot, to: snapshotPath)
         } catch {
             files.writeSnapshotError(error.message)
+        }
+        if getenv("LEAKGRAPH_SNAPSHOT_STATS") != nil {
+            // The measurement knob of scripts/bench-snapshot (docs/performance.md), on standard error.
+            let size = (try? FileManager.default.attributesOfItem(atPath: snapshotPath)[.size] as? Int) ?? 0
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.map { String($0.dropFirst(6)).trimmingCharacters(in: .whitespaces) } ?? "?"
+            let line = "leakgraph: snapshot stats: \(snapshot.objects.count) objects, \(snapshot.references.count) references, "
+                + "\(snapshot.stacks.count) stacks; check and snapshot \(started.duration(to: checked)), write \(checked.duration(to: .now)); "
+                + "\(size) bytes; peak RSS \(peak)\n"
+            FileHandle.standardError.write(Data(line.utf8))
         }
     }
     do {

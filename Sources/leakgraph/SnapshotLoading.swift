@@ -21,6 +21,7 @@ enum SnapshotLoading {
         }
         defer { if terminal { writeToStandardError("\r\u{1B}[2K") } }
         say("reading \(path)…")
+        let started = ContinuousClock.now
         let snapshot: HeapSnapshot
         do {
             snapshot = try HeapSnapshotFile.read(from: path)
@@ -29,6 +30,13 @@ enum SnapshotLoading {
             throw ToolError(error.message)
         }
         say("analysing \(ReportNaming.count(snapshot.objects.count, "object")) (dominator tree, retained sizes)…")
-        return (snapshot, SnapshotAnalysis(snapshot))
+        let read = ContinuousClock.now
+        let analysis = SnapshotAnalysis(snapshot)
+        if getenv("LEAKGRAPH_SNAPSHOT_STATS") != nil {
+            // The measurement knob of scripts/bench-snapshot (docs/performance.md).
+            writeToStandardError(
+                "\rleakgraph: snapshot stats: read \(started.duration(to: read)), dominators and retained sizes \(read.duration(to: .now))\n")
+        }
+        return (snapshot, analysis)
     }
 }
