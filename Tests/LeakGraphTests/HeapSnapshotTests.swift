@@ -111,4 +111,23 @@ struct HeapSnapshotTests {
         #expect(read == snapshot)
         #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
     }
+
+    @Test("a monitor with a snapshot folder writes one snapshot per check and keeps the newest")
+    func monitorKeepsSnapshots() throws {
+        try LeakChecker.startRecording()
+        makeLiveChain()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("monitor-snapshots-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let monitor = LeakMonitor(LeakMonitorConfiguration(snapshotDirectory: directory, keptSnapshots: 2))
+        var paths: [String] = []
+        for _ in 0 ..< 3 {
+            let check = monitor.checkNow()
+            paths.append(try #require(check.snapshotPath))
+        }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".lgsnap") }.sorted()
+        #expect(kept == paths.suffix(2).map { ($0 as NSString).lastPathComponent })
+        let snapshot = try HeapSnapshotFile.read(from: paths.last!)
+        #expect(snapshot.types.contains { $0.name == "LeakGraphTests.SnapshotDerived" })
+        #expect(monitor.statistics.lastCheck?.snapshotPath == paths.last)
+    }
 }

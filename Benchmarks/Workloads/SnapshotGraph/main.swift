@@ -1,6 +1,6 @@
 // SnapshotGraph: the heap-snapshot workload of scripts/bench-snapshot. Builds COUNT live objects with
 // two strong references each (2 × COUNT references): node i refers to node i − 1 (a chain) and to an
-// earlier node picked by a fixed rule (so the graph is not a tree); a global holds the last node, so
+// earlier node picked by a fixed hash of i (so the graph is not a tree); a global holds the last node, so
 // every node is live at exit and reachable. Deterministic: the same COUNT gives the same graph.
 //
 // Usage: SnapshotGraph COUNT   e.g. `SnapshotGraph 1000000`
@@ -25,7 +25,7 @@ func build(count: Int) -> Node? {
         let node = Node()
         if index > 0 {
             node.previous = nodes[index - 1]
-            node.earlier = nodes[(index &* 7919) % index]
+            node.earlier = nodes[Int((UInt64(index) &* 0x9E37_79B9_7F4A_7C15) >> 33) % index]
         }
         nodes.append(node)
     }
