@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Tests only: swift-collections' Deque and Rope buffers, whose element counts the walk reads.
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // HTTP for `leakgraph serve` (plain SwiftNIO: measured cheaper to build than Hummingbird).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `swift package generate-documentation`: the DocC catalogs, checked by scripts/test.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -54,18 +56,34 @@ let package = Package(
         .target(name: "LeakGraphAnalysis", dependencies: ["LeakGraphModel"]),
         // Symbolization of creation stacks (libdw + swift_demangle).
         .target(name: "LeakGraphSymbolication", dependencies: ["CLibDW"]),
+        // SQLite 3, found by pkg-config: the heap snapshot file format.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Stage 5: report values, JSON and text renderers.
         .target(name: "LeakGraphReport", dependencies: ["LeakGraphModel", "LeakGraphAnalysis"]),
+        // Report values: heap snapshots as SQLite files (written and read), and leak reports read as snapshots.
+        .target(
+            name: "LeakGraphSnapshotFile",
+            dependencies: ["LeakGraphModel", "LeakGraphReport", "CSQLite"]
+        ),
         // Graphviz (cgraph + gvc), found by pkg-config.
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Stage 5 renderers that draw: DOT text, SVG through libgvc in-process, the HTML report.
         .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphModel", "LeakGraphReport", "CGraphviz"]),
+        // Renderer: the web UI of a heap snapshot (`leakgraph serve`), served with SwiftNIO.
+        .target(
+            name: "LeakGraphWeb",
+            dependencies: [
+                "LeakGraphModel", "LeakGraphAnalysis", "LeakGraphReport", "LeakGraphGraphviz",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // Façade: one call from recording to report.
         .target(
             name: "LeakGraph",
             dependencies: [
                 "LeakGraphRecording", "LeakGraphHeap", "LeakGraphModel", "LeakGraphAnalysis",
-                "LeakGraphSymbolication", "LeakGraphReport",
+                "LeakGraphSymbolication", "LeakGraphReport", "LeakGraphSnapshotFile",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -90,6 +108,7 @@ let package = Package(
             name: "leakgraph",
             dependencies: [
                 "LeakGraphReport", "LeakGraphSymbolication", "LeakGraphGraphviz", "CLeakGraphContract", "CLeakGraphCLISignals",
+                "LeakGraphSnapshotFile", "LeakGraphAnalysis", "LeakGraphWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -119,6 +138,8 @@ let package = Package(
         .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LeakGraphSymbolicationTests", dependencies: ["LeakGraphSymbolication"]),
         .testTarget(
+            name: "LeakGraphSnapshotFileTests", dependencies: ["LeakGraphSnapshotFile", "LeakGraphReport", "LeakGraphTestSupport"]),
+        .testTarget(
             name: "LeakGraphGraphvizTests", dependencies: ["LeakGraphGraphviz", "LeakGraphReport", "LeakGraphModel", "LeakGraphTestSupport"],
             exclude: ["Golden"]
         ),
@@ -134,7 +155,8 @@ let package = Package(
         ),
         // The test adapters in Swift Testing: failures expected with withKnownIssue.
         .testTarget(name: "LeakGraphTestingTests", dependencies: ["LeakGraphTesting", "LeakGraph"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LeakGraphReport", "LeakGraphModel"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["LeakGraphReport", "LeakGraphModel", "LeakGraphAnalysis", "LeakGraphSnapshotFile"]),
     ]
 )
 

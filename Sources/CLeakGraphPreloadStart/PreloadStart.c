@@ -30,6 +30,8 @@ static char lg_program_path[PATH_MAX];
 static unsigned lg_render_bits;
 static int lg_live_types;
 static char lg_why[1024];
+static char lg_snapshot_path[PATH_MAX];
+static char lg_monitor_snapshot_directory[PATH_MAX];
 static unsigned long lg_monitor_interval_ms;
 static char lg_monitor_directory[PATH_MAX];
 static unsigned long lg_monitor_signal = LG_MONITOR_SIGNAL_DEFAULT;
@@ -45,6 +47,10 @@ unsigned lg_preload_render(void) { return lg_render_bits; }
 int lg_preload_live_types(void) { return lg_live_types; }
 
 const char *lg_preload_why(void) { return lg_why; }
+
+const char *lg_preload_snapshot_path(void) { return lg_snapshot_path; }
+
+const char *lg_preload_monitor_snapshot_directory(void) { return lg_monitor_snapshot_directory; }
 unsigned long lg_preload_monitor_interval_ms(void) { return lg_monitor_interval_ms; }
 
 const char *lg_preload_monitor_directory(void) { return lg_monitor_directory; }
@@ -80,6 +86,8 @@ static void lg_read_monitor_request(void) {
     lg_monitor_interval_ms = value;
     const char *directory = getenv(LG_ENV_MONITOR_DIRECTORY);
     if (directory && strlen(directory) < sizeof(lg_monitor_directory)) strcpy(lg_monitor_directory, directory);
+    const char *snapshots = getenv(LG_ENV_MONITOR_SNAPSHOT_DIRECTORY);
+    if (snapshots && strlen(snapshots) < sizeof(lg_monitor_snapshot_directory)) strcpy(lg_monitor_snapshot_directory, snapshots);
     if (lg_contract_parse_number(getenv(LG_ENV_MONITOR_SIGNAL), 64, &value)) lg_monitor_signal = value;
 }
 
@@ -130,6 +138,8 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_MONITOR_INTERVAL);
     unsetenv(LG_ENV_MONITOR_DIRECTORY);
     unsetenv(LG_ENV_MONITOR_SIGNAL);
+    unsetenv(LG_ENV_MONITOR_SNAPSHOT_DIRECTORY);
+    unsetenv(LG_ENV_SNAPSHOT);
     unsetenv(LG_ENV_PARENT_PID);
 }
 
@@ -265,6 +275,8 @@ static void lg_read_render_request(void) {
     lg_live_types = live_types != NULL && strcmp(live_types, "1") == 0;
     const char *why = getenv(LG_ENV_WHY);
     if (why && strlen(why) < sizeof(lg_why)) strcpy(lg_why, why);
+    const char *snapshot = getenv(LG_ENV_SNAPSHOT);
+    if (snapshot && strlen(snapshot) < sizeof(lg_snapshot_path)) strcpy(lg_snapshot_path, snapshot);
     lg_read_monitor_request();
 }
 

@@ -73,8 +73,12 @@ public enum LeakChecker {
     /// `LeakReport/orphanAddresses`). No word anywhere referenced them then, so nothing the program
     /// holds can reference them since; one still alive with unexplained retains stays an orphan, even
     /// though the earlier check's own freed buffers may now hold copies of its address.
+    ///
+    /// `whileFrozen`, when given, runs last while the heap is still frozen, with the walk (a heap
+    /// snapshot is taken there: ``snapshot(program:holders:orphanScan:)``).
     static func captureLeakedGraph(
-        liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = [], pause: inout Duration
+        liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = [], pause: inout Duration,
+        whileFrozen: ((FrozenWalk) -> Void)? = nil
     ) -> ObjectGraph {
         let clock = ContinuousClock()
         let start = clock.now
@@ -100,6 +104,7 @@ public enum LeakChecker {
             if liveTypes {
                 graph.liveTypes = scan.liveTypes
             }
+            whileFrozen?(FrozenWalk(walker: walker, scan: scan, leaked: leaked, orphans: orphans, objects: objects, record: record))
             return graph
         }
     }
@@ -163,7 +168,7 @@ public enum LeakChecker {
     static func measuredCheck(
         program: LeakReport.Program, executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false,
         knownOrphans: Set<UInt> = [], diagnosticSites: Bool = true, stacks: SymbolizedStackCache?,
-        resolve: @escaping StackResolver = resolveStack(_:with:executablePath:)
+        resolve: @escaping StackResolver = resolveStack(_:with:executablePath:), whileFrozen: ((FrozenWalk) -> Void)? = nil
     ) -> MeasuredLeakCheck {
         var pause = Duration.zero
         // Every check marks where it began, scanning or not: the frames of a check running on another
@@ -173,7 +178,8 @@ public enum LeakChecker {
         defer { HolderScan.leaveCheck() }
         let report = Recorder.ignoringCurrentThread {
             let analysis = LeakAnalysis.analyze(captureLeakedGraph(
-                liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, pause: &pause))
+                liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, pause: &pause,
+                whileFrozen: whileFrozen))
             let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             // Made on the first stack the cache does not hold; a failure is said once, in the diagnostics.
             var symbolizer: Result<Symbolizer, any Error>?

@@ -35,6 +35,12 @@ struct PreloadFiles {
         try? Data(message.utf8).write(to: URL(fileURLWithPath: outputPath + LG_REPORT_ERROR_SUFFIX))
     }
 
+    /// Writes `message` to `<output>` + `LG_REPORT_SNAPSHOT_ERROR_SUFFIX`: why the snapshot asked for
+    /// was not written (best effort).
+    func writeSnapshotError(_ message: String) {
+        try? Data(message.utf8).write(to: URL(fileURLWithPath: outputPath + LG_REPORT_SNAPSHOT_ERROR_SUFFIX))
+    }
+
     /// Writes `data` to `path` + `LG_REPORT_PARTIAL_SUFFIX`, then renames it to `path`.
     private func place(_ data: Data, at path: String) throws {
         let temporary = path + LG_REPORT_PARTIAL_SUFFIX

@@ -15,9 +15,11 @@ enum PreloadMonitor {
     /// signal and asks the monitor for a check.
     static func start() {
         let directory = String(cString: lg_preload_monitor_directory())
+        let snapshots = String(cString: lg_preload_monitor_snapshot_directory())
         let configuration = LeakMonitorConfiguration(
             interval: .milliseconds(Int64(lg_preload_monitor_interval_ms())),
             reportDirectory: directory.isEmpty ? nil : directory, keptReports: Int(LG_MONITOR_KEPT_REPORTS),
+            snapshotDirectory: snapshots.isEmpty ? nil : snapshots, keptSnapshots: Int(LG_MONITOR_KEPT_SNAPSHOTS),
             program: nil)
         let monitor = LeakMonitor(configuration)
         do {

@@ -36,6 +36,17 @@ extern "C" {
 /// TYPE`). Absent or empty: it does not. At most 1,023 bytes.
 #define LG_ENV_WHY "LEAKGRAPH_WHY"
 
+/// Where the check at exit also writes a heap snapshot of the same walk (`leakgraph run --snapshot
+/// FILE`; an absolute path): through `<path>.partial`, renamed into place before the synopsis is
+/// written. A failure is one sentence in `<output>` + `LG_REPORT_SNAPSHOT_ERROR_SUFFIX`. Absent: none.
+#define LG_ENV_SNAPSHOT "LEAKGRAPH_SNAPSHOT"
+/// With `LG_ENV_MONITOR_INTERVAL`: the folder (absolute) where every check of the monitor also writes
+/// a heap snapshot (`leakgraph-<time>-<check>.lgsnap`, the newest LG_MONITOR_KEPT_SNAPSHOTS kept;
+/// `leakgraph run --every D --snapshot-dir DIR`). Absent: none.
+#define LG_ENV_MONITOR_SNAPSHOT_DIRECTORY "LEAKGRAPH_MONITOR_SNAPSHOT_DIRECTORY"
+/// How many snapshots the monitor keeps in LG_ENV_MONITOR_SNAPSHOT_DIRECTORY.
+#define LG_MONITOR_KEPT_SNAPSHOTS 10
+
 /// `1`: follow the processes the program starts (`leakgraph run SCRIPT`). `LG_ENV_OUTPUT` is then a
 /// directory: every process that uses the Swift runtime writes its own JSON report there, named
 /// `LG_FOLLOW_REPORT_PREFIX<pid>.json` (its `.error` beside it), the path taken at exit so that a
@@ -88,6 +99,9 @@ extern "C" {
 /// `<output>` + this: one sentence saying why there is no report (the hook refused to install,
 /// `LEAKGRAPH_FRAMES` was invalid, the report could not be written).
 #define LG_REPORT_ERROR_SUFFIX ".error"
+/// `<output>` + this: one sentence saying why the snapshot `LG_ENV_SNAPSHOT` asked for was not written
+/// (the report is written all the same).
+#define LG_REPORT_SNAPSHOT_ERROR_SUFFIX ".snapshot-error"
 /// `<output>` + this: the report while it is being written; renamed to `<output>` when complete.
 /// The files below are written the same way (their name + this, then renamed).
 #define LG_REPORT_PARTIAL_SUFFIX ".partial"

@@ -23,6 +23,12 @@ int lg_preload_live_types(void);
 
 /// The types `leakgraph run --why` asked about (`LEAKGRAPH_WHY`, comma-separated), empty when none.
 const char *lg_preload_why(void);
+/// Where the check at exit also writes a heap snapshot (`LEAKGRAPH_SNAPSHOT`), empty when none.
+const char *lg_preload_snapshot_path(void);
+
+/// The monitor's snapshot folder (`LEAKGRAPH_MONITOR_SNAPSHOT_DIRECTORY`), empty when none.
+const char *lg_preload_monitor_snapshot_directory(void);
+
 /// The monitor's interval in milliseconds (`LEAKGRAPH_MONITOR_INTERVAL`), 0 when no monitor was asked for.
 unsigned long lg_preload_monitor_interval_ms(void);
 

@@ -28,6 +28,8 @@ public struct LeakMonitorCheck: Sendable {
     public var duration: Duration
     /// Tracked objects alive at the first walk (leaked included).
     public var liveObjects: Int
+    /// The heap snapshot this check wrote (``LeakMonitorConfiguration/snapshotDirectory``), or `nil`.
+    public var snapshotPath: String?
 
     /// The longest freeze of the check (zero when skipped).
     public var pause: Duration { pauses.max() ?? .zero }

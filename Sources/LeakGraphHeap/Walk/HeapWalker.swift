@@ -12,7 +12,7 @@ import LeakGraphModel
 /// ``ObjectGraph`` nodes and typed references of chosen objects. A leak check asks for the leaked objects
 /// only; ``walk(count:record:)`` asks for all.
 public struct HeapWalker {
-    private let plans = ObjectPlans()
+    let plans = ObjectPlans()
 
     /// Creates a walker. One walker caches layouts for the metadata it has seen; use one per walk.
     public init() {}

@@ -82,8 +82,9 @@ actor InProcessBuilds {
             ["swiftc", "-g", optimization.flag, "-module-name", "Fixture"] + sources
             + ["-I", products.appendingPathComponent("Modules").path] + moduleMaps
             + ["-Xcc", "-I", "-Xcc", contractInclude,
-               "-Xcc", "-fmodule-map-file=" + sourcesDirectory.appendingPathComponent("CLibDW/module.modulemap").path]
-            + objects + ["-ldw", "-lelf", "-o", output.path]
+               "-Xcc", "-fmodule-map-file=" + sourcesDirectory.appendingPathComponent("CLibDW/module.modulemap").path,
+               "-Xcc", "-fmodule-map-file=" + sourcesDirectory.appendingPathComponent("CSQLite/module.modulemap").path]
+            + objects + ["-ldw", "-lelf", "-lsqlite3", "-o", output.path]
         let result = try await runProcess(
             URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, environment: cleanEnvironment())
         guard result.status == 0, !result.signaled else {
