@@ -1,3 +1,4 @@
+import CLeakGraphContract
 import Foundation
 import LeakGraphAnalysis
 import LeakGraphHeap
@@ -32,15 +33,8 @@ enum OrphanSearch {
         }
         guard !unexplained.isEmpty else { return (knownNodes, []) }
         // Node order is address order (the snapshot is sorted), so the candidates come out ascending.
-        let result = HolderScan.scan(
-            count: unexplained.count,
-            candidate: { index in
-                let address = objects[scan.recordPosition(ofNode: unexplained[index])]
-                let size = UInt(Recorder.frozenRecord(at: address)?.size ?? 16)
-                return address ..< address + max(size, 16)
-            },
-            objects: objects)
-        if getenv("LEAKGRAPH_ORPHAN_SCAN_STATS") != nil {
+        let result = HolderScan.scan(nodes: unexplained, in: scan, objects: objects)
+        if getenv(LG_ENV_ORPHAN_SCAN_STATS) != nil {
             // The measurement knob of docs/performance.md ("The orphan scan"); written to standard error.
             let line = result.map {
                 "leakgraph: orphan scan: \(unexplained.count) candidates, \($0.bytesRead) bytes in \($0.mappingsRead) mappings, "

@@ -17,9 +17,9 @@ import LeakGraphReport
 public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStatus: Int32, _ signal: Int32) {
     PreloadMonitor.stop()
     let path = String(cString: outputPath)
-    // `LEAKGRAPH_ORPHAN_SCAN=0` turns the exit check's orphan scan off (read with getenv: no Swift
+    // `LG_ENV_ORPHAN_SCAN=0` turns the exit check's orphan scan off (read with getenv: no Swift
     // object is made before the check).
-    let orphanScan = getenv("LEAKGRAPH_ORPHAN_SCAN").map { strcmp($0, "0") != 0 } ?? true
+    let orphanScan = getenv(LG_ENV_ORPHAN_SCAN).map { strcmp($0, "0") != 0 } ?? true
     var report = LeakChecker.check(liveTypes: lg_preload_live_types() != 0, orphanScan: orphanScan)
     // Read after the check: the strings and arrays made here are Swift objects the check would count.
     let request = PreloadRequest(

@@ -88,17 +88,25 @@ public enum HolderScan {
         let excluded = [
             span(UnsafeBufferPointer(ranges)), span(UnsafeBufferPointer(hits)), span(UnsafeBufferPointer(heldAt)), span(objects),
         ]
-        var hitCount = 0
-        var stats = lg_scan_stats()
+        var request = lg_scan_request()
         let status = excluded.withUnsafeBufferPointer { excludedBuffer in
-            lg_scan_holders(
-                ranges.baseAddress, count, objects.baseAddress, objects.count, excludedBuffer.baseAddress, excludedBuffer.count,
-                held.baseAddress, heldAt.baseAddress, hits.baseAddress, capacity, &hitCount, &stats)
+            request.candidates = UnsafePointer(ranges.baseAddress)
+            request.candidate_count = count
+            request.objects = objects.baseAddress
+            request.object_count = objects.count
+            request.excluded = excludedBuffer.baseAddress
+            request.excluded_count = excludedBuffer.count
+            request.held = held.baseAddress
+            request.held_at = heldAt.baseAddress
+            request.hits = hits.baseAddress
+            request.hit_capacity = capacity
+            return lg_scan_holders(&request)
         }
         guard status == LG_SCAN_OK else { return nil }
+        let stats = request.stats
         return Result(
             heldFromUntrackedMemory: held.map { $0 != 0 }, firstUntrackedHolder: Array(heldAt),
-            trackedHolders: hits.prefix(hitCount).map { (Int($0.candidate), UInt($0.holder)) },
+            trackedHolders: hits.prefix(request.hit_count).map { (Int($0.candidate), UInt($0.holder)) },
             bytesRead: stats.bytes, mappingsRead: stats.mappings, threadsStopped: stats.threads, stoppedNanoseconds: stats.stopped_ns)
     }
 

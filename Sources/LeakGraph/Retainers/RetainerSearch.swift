@@ -64,14 +64,7 @@ enum RetainerSearch {
                 var unreadFieldType = [String?](repeating: nil, count: chains.count)
                 if scanForHolders, !chainsOfNodes.isEmpty {
                     let roots = Array(Set(chainsOfNodes.map { $0[0] })).sorted()
-                    let result = HolderScan.scan(
-                        count: roots.count,
-                        candidate: { index in
-                            let address = objects[scan.recordPosition(ofNode: roots[index])]
-                            let size = UInt(Recorder.frozenRecord(at: address)?.size ?? 16)
-                            return address ..< address + max(size, 16)
-                        },
-                        objects: objects)
+                    let result = HolderScan.scan(nodes: roots, in: scan, objects: objects)
                     if let result {
                         let rootIndex = Dictionary(uniqueKeysWithValues: roots.enumerated().map { ($1, $0) })
                         for (position, chain) in chainsOfNodes.enumerated() {

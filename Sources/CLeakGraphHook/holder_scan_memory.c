@@ -1,0 +1,255 @@
+// Reading the process's memory for the holder scan and comparing every word with the candidates
+// (holder_scan.h).
+//
+// Memory is read with process_vm_readv on the process itself: a mapping that disappears meanwhile
+// (it cannot, with every thread stopped, but the kernel may refuse a page) yields an error, never a
+// fault. The buffers are mmapped once, up front.
+
+#include "holder_scan.h"
+
+#ifdef __linux__
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/// Bytes read per process_vm_readv call.
+#define LG_SCAN_CHUNK (1u << 20)
+/// Room for /proc/self/maps.
+#define LG_SCAN_MAPS_BYTES (8u << 20)
+/// Pointer bits Swift may use for tags (spare bits of a heap object reference, bridge-object flags):
+/// the top byte on x86_64 and arm64 (where the hardware ignores it). The three low bits need no mask:
+/// a word pointing anywhere inside a candidate counts.
+#define LG_SCAN_POINTER_MASK 0x00FFFFFFFFFFFFFFull
+
+static char *lg_scan_maps;
+static unsigned char *lg_scan_buffer;
+
+bool lg_scan_memory_prepare(void) {
+    if (lg_scan_buffer != NULL) {
+        return true;
+    }
+    void *maps = mmap(NULL, LG_SCAN_MAPS_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *buffer = mmap(NULL, LG_SCAN_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (maps == MAP_FAILED || buffer == MAP_FAILED) {
+        return false;
+    }
+    lg_scan_maps = maps;
+    lg_scan_buffer = buffer;
+    return true;
+}
+
+size_t lg_scan_memory_buffers(lg_range *out) {
+    out[0] = (lg_range){(uintptr_t)lg_scan_maps, (uintptr_t)lg_scan_maps + LG_SCAN_MAPS_BYTES};
+    out[1] = (lg_range){(uintptr_t)lg_scan_buffer, (uintptr_t)lg_scan_buffer + LG_SCAN_CHUNK};
+    return 2;
+}
+
+/// The candidate containing `value`, or -1.
+static long lg_scan_candidate(const lg_scan_job *job, uintptr_t value) {
+    size_t low = 0;
+    const lg_scan_request *request = job->request;
+    size_t high = request->candidate_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (request->candidates[middle].end <= value) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low < request->candidate_count && request->candidates[low].start <= value) {
+        return (long)low;
+    }
+    return -1;
+}
+
+/// The start of the tracked object whose memory holds `address`, or 0.
+static uintptr_t lg_scan_tracked_object(const lg_scan_job *job, uintptr_t address) {
+    size_t low = 0;
+    const lg_scan_request *request = job->request;
+    size_t high = request->object_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (request->objects[middle] <= address) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low == 0) {
+        return 0;
+    }
+    uintptr_t object = request->objects[low - 1];
+    lg_record record;
+    if (lg_frozen_record(object, &record) && address < object + record.size) {
+        return object;
+    }
+    return 0;
+}
+
+static void lg_scan_words(lg_scan_job *job, const unsigned char *bytes, size_t length, uintptr_t address) {
+    lg_scan_request *request = job->request;
+    const uint64_t *words = (const uint64_t *)bytes;
+    size_t count = length / 8;
+    for (size_t i = 0; i < count; i++) {
+        uintptr_t value = (uintptr_t)(words[i] & LG_SCAN_POINTER_MASK);
+        if (value < job->low || value >= job->high) {
+            continue;
+        }
+        long candidate = lg_scan_candidate(job, value);
+        if (candidate < 0 || request->held[candidate]) {
+            continue;
+        }
+        uintptr_t location = address + i * 8;
+        uintptr_t holder = lg_scan_tracked_object(job, location);
+        if (holder == 0) {
+            request->held[candidate] = 1;
+            if (request->held_at != NULL) {
+                request->held_at[candidate] = location;
+            }
+        } else if (holder != request->candidates[candidate].start) {
+            if (request->hit_count < request->hit_capacity) {
+                request->hits[request->hit_count].candidate = (uint64_t)candidate;
+                request->hits[request->hit_count].holder = holder;
+                request->hit_count++;
+            } else {
+                request->held[candidate] = 1;
+            }
+        }
+    }
+}
+
+/// Reads `[start, end)` (8-byte aligned) in chunks and scans it; pages the kernel refuses are skipped.
+static void lg_scan_read(lg_scan_job *job, uintptr_t start, uintptr_t end) {
+    while (start < end) {
+        size_t length = end - start < LG_SCAN_CHUNK ? end - start : LG_SCAN_CHUNK;
+        struct iovec local = {lg_scan_buffer, length};
+        struct iovec remote = {(void *)start, length};
+        ssize_t got = process_vm_readv(job->pid, &local, 1, &remote, 1, 0);
+        if (got < 0) {
+            if (errno == ENOSYS || errno == EPERM) {
+                job->failed = true;
+                return;
+            }
+            got = 0;
+        }
+        if (got > 0) {
+            job->request->stats.bytes += (uint64_t)got;
+            lg_scan_words(job, lg_scan_buffer, (size_t)got, start);
+        }
+        if ((size_t)got < length) {
+            // Skip the page that could not be read.
+            uintptr_t failed = start + (uintptr_t)got;
+            start = (failed | 4095u) + 1;
+        } else {
+            start += length;
+        }
+    }
+}
+
+/// Scans `[start, end)` minus the excluded ranges (sorted ascending).
+static void lg_scan_range(lg_scan_job *job, uintptr_t start, uintptr_t end) {
+    for (size_t i = 0; i < job->excluded_count && start < end; i++) {
+        const lg_range *excluded = &job->excluded[i];
+        if (excluded->end <= start || excluded->start >= end) {
+            continue;
+        }
+        if (excluded->start > start) {
+            lg_scan_read(job, start, excluded->start & ~(uintptr_t)7);
+        }
+        start = (excluded->end + 7) & ~(uintptr_t)7;
+    }
+    if (start < end) {
+        lg_scan_read(job, start, end);
+    }
+}
+
+uintptr_t lg_scan_parse_hex(const char **cursor) {
+    uintptr_t value = 0;
+    for (;;) {
+        char c = **cursor;
+        unsigned digit;
+        if (c >= '0' && c <= '9') {
+            digit = (unsigned)(c - '0');
+        } else if (c >= 'a' && c <= 'f') {
+            digit = (unsigned)(c - 'a' + 10);
+        } else {
+            return value;
+        }
+        value = value << 4 | digit;
+        (*cursor)++;
+    }
+}
+
+/// Reads /proc/self/maps into `lg_scan_maps` (NUL-terminated). Returns false when it does not fit.
+bool lg_scan_read_maps(void) {
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    size_t used = 0;
+    for (;;) {
+        ssize_t got = read(fd, lg_scan_maps + used, LG_SCAN_MAPS_BYTES - 1 - used);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            break;
+        }
+        used += (size_t)got;
+        if (used >= LG_SCAN_MAPS_BYTES - 1) {
+            close(fd);
+            return false;
+        }
+    }
+    close(fd);
+    lg_scan_maps[used] = 0;
+    return true;
+}
+
+/// Scans every readable and writable mapping; a mapping holding a stopped thread's stack marker is
+/// read from the lowest marker up.
+void lg_scan_mappings(lg_scan_job *job, const uintptr_t *markers, size_t marker_count) {
+    const char *cursor = lg_scan_maps;
+    while (*cursor != 0 && !job->failed) {
+        uintptr_t start = lg_scan_parse_hex(&cursor);
+        if (*cursor == '-') {
+            cursor++;
+        }
+        uintptr_t end = lg_scan_parse_hex(&cursor);
+        if (*cursor == ' ') {
+            cursor++;
+        }
+        bool readable = cursor[0] == 'r';
+        bool writable = cursor[0] != 0 && cursor[1] == 'w';
+        const char *line_end = strchr(cursor, '\n');
+        const char *name = line_end != NULL ? memchr(cursor, '[', (size_t)(line_end - cursor)) : NULL;
+        bool special = name != NULL && (strncmp(name, "[vvar", 5) == 0 || strncmp(name, "[vsyscall]", 10) == 0);
+        cursor = line_end != NULL ? line_end + 1 : cursor + strlen(cursor);
+        if (!readable || !writable || special || end <= start) {
+            continue;
+        }
+        uintptr_t from = start;
+        for (size_t i = 0; i < marker_count; i++) {
+            if (markers[i] >= start && markers[i] < end && (from == start || markers[i] < from)) {
+                from = markers[i] & ~(uintptr_t)7;
+            }
+        }
+        job->request->stats.mappings++;
+        lg_scan_range(job, from, end);
+    }
+}
+
+size_t lg_read_memory(uintptr_t address, void *buffer, size_t length) {
+    struct iovec local = {buffer, length};
+    struct iovec remote = {(void *)address, length};
+    ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    return got > 0 ? (size_t)got : 0;
+}
+
+#endif /* __linux__ */
