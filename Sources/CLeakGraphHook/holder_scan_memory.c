@@ -21,10 +21,6 @@
 #define LG_SCAN_CHUNK (1u << 20)
 /// Room for /proc/self/maps.
 #define LG_SCAN_MAPS_BYTES (8u << 20)
-/// Pointer bits Swift may use for tags (spare bits of a heap object reference, bridge-object flags):
-/// the top byte on x86_64 and arm64 (where the hardware ignores it). The three low bits need no mask:
-/// a word pointing anywhere inside a candidate counts.
-#define LG_SCAN_POINTER_MASK 0x00FFFFFFFFFFFFFFull
 
 static char *lg_scan_maps;
 static unsigned char *lg_scan_buffer;
@@ -49,26 +45,27 @@ size_t lg_scan_memory_buffers(lg_range *out) {
     return 2;
 }
 
-/// The candidate containing `value`, or -1.
-static long lg_scan_candidate(const lg_scan_job *job, uintptr_t value) {
+long lg_scan_target(const lg_scan_job *job, uintptr_t value) {
+    if (value < job->low || value >= job->high) {
+        return -1;
+    }
     size_t low = 0;
-    const lg_scan_request *request = job->request;
-    size_t high = request->candidate_count;
+    size_t high = job->target_count;
     while (low < high) {
         size_t middle = low + (high - low) / 2;
-        if (request->candidates[middle].end <= value) {
+        if (job->targets[middle].end <= value) {
             low = middle + 1;
         } else {
             high = middle;
         }
     }
-    if (low < request->candidate_count && request->candidates[low].start <= value) {
+    if (low < job->target_count && job->targets[low].start <= value) {
         return (long)low;
     }
     return -1;
 }
 
-/// The start of the tracked object whose memory holds `address`, or 0.
+/// The start of the tracked object whose memory (its whole malloc chunk) holds `address`, or 0.
 static uintptr_t lg_scan_tracked_object(const lg_scan_job *job, uintptr_t address) {
     size_t low = 0;
     const lg_scan_request *request = job->request;
@@ -86,40 +83,81 @@ static uintptr_t lg_scan_tracked_object(const lg_scan_job *job, uintptr_t addres
     }
     uintptr_t object = request->objects[low - 1];
     lg_record record;
-    if (lg_frozen_record(object, &record) && address < object + record.size) {
+    if (lg_frozen_record(object, &record) && address < lg_scan_object_end(object, record.size)) {
         return object;
     }
     return 0;
 }
 
-static void lg_scan_words(lg_scan_job *job, const unsigned char *bytes, size_t length, uintptr_t address) {
+/// Pass 0: a word pointing into candidate `candidate`.
+static void lg_scan_found_candidate(lg_scan_job *job, size_t candidate, uintptr_t location, unsigned place) {
     lg_scan_request *request = job->request;
+    if (request->held[candidate]) {
+        return;
+    }
+    if (place == LG_HELD_MEMORY) {
+        uintptr_t holder = lg_scan_tracked_object(job, location);
+        if (holder != 0) {
+            // A word of the candidate into itself is reported too: it keeps nothing alive, but it may be
+            // the retain the candidate holds on itself (the caller decides).
+            if (request->hit_count < request->hit_capacity) {
+                request->hits[request->hit_count++] = (lg_holder_hit){candidate, holder, location, 0};
+                return;
+            }
+        } else if (lg_scan_chunks_known()) {
+            lg_chunk_lookup chunk = lg_scan_chunk_at(job, location);
+            if (chunk.state == LG_CHUNK_FREE) {
+                return;  // a freed block's stale bytes hold nothing
+            }
+            if (chunk.state == LG_CHUNK_IN_USE && lg_scan_chunk_hit(candidate, chunk.range, location)) {
+                return;  // decided once the chunk's own holders are known
+            }
+        }
+    }
+    request->held[candidate] = (uint8_t)place;
+    if (request->held_at != NULL) {
+        request->held_at[candidate] = location;
+    }
+}
+
+void lg_scan_found(lg_scan_job *job, size_t target, uintptr_t location, unsigned place) {
+    if (job->pass == 0) {
+        lg_scan_found_candidate(job, target, location, place);
+        return;
+    }
+    lg_chunk_holder holder = {LG_CHUNK_HOLDER_ROOT, 0, {0, 0}};
+    if (place == LG_HELD_MEMORY) {
+        uintptr_t object = lg_scan_tracked_object(job, location);
+        if (object != 0) {
+            holder.kind = LG_CHUNK_HOLDER_OBJECT;
+            holder.object = object;
+        } else {
+            lg_chunk_lookup chunk = lg_scan_chunk_at(job, location);
+            if (chunk.state == LG_CHUNK_FREE) {
+                return;
+            }
+            if (chunk.state == LG_CHUNK_IN_USE) {
+                holder.kind = LG_CHUNK_HOLDER_CHUNK;
+                holder.chunk = chunk.range;
+            }
+        }
+    }
+    lg_scan_chunk_found(target, holder, location);
+}
+
+static void lg_scan_words(lg_scan_job *job, const unsigned char *bytes, size_t length, uintptr_t address) {
     const uint64_t *words = (const uint64_t *)bytes;
     size_t count = length / 8;
+    uintptr_t low = job->low;
+    uintptr_t high = job->high;
     for (size_t i = 0; i < count; i++) {
         uintptr_t value = (uintptr_t)(words[i] & LG_SCAN_POINTER_MASK);
-        if (value < job->low || value >= job->high) {
+        if (value < low || value >= high) {
             continue;
         }
-        long candidate = lg_scan_candidate(job, value);
-        if (candidate < 0 || request->held[candidate]) {
-            continue;
-        }
-        uintptr_t location = address + i * 8;
-        uintptr_t holder = lg_scan_tracked_object(job, location);
-        if (holder == 0) {
-            request->held[candidate] = 1;
-            if (request->held_at != NULL) {
-                request->held_at[candidate] = location;
-            }
-        } else if (holder != request->candidates[candidate].start) {
-            if (request->hit_count < request->hit_capacity) {
-                request->hits[request->hit_count].candidate = (uint64_t)candidate;
-                request->hits[request->hit_count].holder = holder;
-                request->hit_count++;
-            } else {
-                request->held[candidate] = 1;
-            }
+        long target = lg_scan_target(job, value);
+        if (target >= 0) {
+            lg_scan_found(job, (size_t)target, address + i * 8, LG_HELD_MEMORY);
         }
     }
 }
@@ -214,6 +252,10 @@ bool lg_scan_read_maps(void) {
 
 /// Scans every readable and writable mapping; a mapping holding a stopped thread's stack marker is
 /// read from the lowest marker up.
+bool lg_scan_maps_contain(const char *text) {
+    return strstr(lg_scan_maps, text) != NULL;
+}
+
 void lg_scan_mappings(lg_scan_job *job, const uintptr_t *markers, size_t marker_count) {
     const char *cursor = lg_scan_maps;
     while (*cursor != 0 && !job->failed) {
@@ -228,9 +270,23 @@ void lg_scan_mappings(lg_scan_job *job, const uintptr_t *markers, size_t marker_
         bool readable = cursor[0] == 'r';
         bool writable = cursor[0] != 0 && cursor[1] == 'w';
         const char *line_end = strchr(cursor, '\n');
-        const char *name = line_end != NULL ? memchr(cursor, '[', (size_t)(line_end - cursor)) : NULL;
-        bool special = name != NULL && (strncmp(name, "[vvar", 5) == 0 || strncmp(name, "[vsyscall]", 10) == 0);
-        cursor = line_end != NULL ? line_end + 1 : cursor + strlen(cursor);
+        if (line_end == NULL) {
+            line_end = cursor + strlen(cursor);
+        }
+        // The name follows five fields (range, permissions, offset, device, inode); none: anonymous.
+        const char *name = cursor;
+        for (int field = 0; field < 4 && name < line_end; field++) {
+            while (name < line_end && *name != ' ') {
+                name++;
+            }
+            while (name < line_end && *name == ' ') {
+                name++;
+            }
+        }
+        bool special = name < line_end && (strncmp(name, "[vvar", 5) == 0 || strncmp(name, "[vsyscall]", 10) == 0);
+        job->map_main_heap = name < line_end && strncmp(name, "[heap]", 6) == 0;
+        job->map_heap = name == line_end || job->map_main_heap;
+        cursor = *line_end != 0 ? line_end + 1 : line_end;
         if (!readable || !writable || special || end <= start) {
             continue;
         }
@@ -240,6 +296,8 @@ void lg_scan_mappings(lg_scan_job *job, const uintptr_t *markers, size_t marker_
                 from = markers[i] & ~(uintptr_t)7;
             }
         }
+        job->map_start = start;
+        job->map_end = end;
         job->request->stats.mappings++;
         lg_scan_range(job, from, end);
     }

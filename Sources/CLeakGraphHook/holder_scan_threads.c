@@ -159,8 +159,12 @@ static int lg_scan_install(void) {
     return signal_number;
 }
 
-bool lg_scan_threads_prepare(void) {
-    return lg_scan_install() != 0;
+int lg_scan_threads_prepare(void) {
+    return lg_scan_install();
+}
+
+int lg_scan_thread_id(unsigned index) {
+    return atomic_load(&lg_scan_threads[index].tid);
 }
 
 /// Chains the handler in front of the program's SIGSYS disposition, once. Returns false when that

@@ -71,7 +71,9 @@ enum RetainerSearch {
                             let candidate = rootIndex[chain[0]]!
                             untracked[position] = result.firstUntrackedHolder[candidate]
                             if untracked[position] == 0,
-                                let hit = result.trackedHolders.first(where: { $0.candidate == candidate }),
+                                let hit = result.trackedHolders.first(where: {
+                                    $0.candidate == candidate && $0.holder != objects[scan.recordPosition(ofNode: chain[0])]
+                                }),
                                 let holder = scan.node(at: hit.holder, address: { objects[$0] }) {
                                 unreadFieldType[position] = scan.typeName(ofNode: holder)
                             }

@@ -232,6 +232,7 @@ public struct HeapWalker {
                 suspendedForever.insert(resumption.task)
             }
         }
+        let rawBySource = Dictionary(grouping: scan.rawReferences, by: \.from)
         for (source, node) in nodes.enumerated() {
             guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[source].address)) else { continue }
             var pending = resumptionsByResumer[node] ?? []
@@ -253,6 +254,11 @@ public struct HeapWalker {
                 })
             if suspendedForever.contains(node) {
                 references.append(Reference(from: source, to: source, path: [.suspendedForever], ownership: .strong))
+            }
+            for raw in rawBySource[node] ?? [] {
+                if let target = graphIndex(raw.to) {
+                    references.append(Reference(from: source, to: target, path: [raw.step], ownership: .strong))
+                }
             }
         }
         graph.references = references
