@@ -46,6 +46,7 @@ static size_t lg_scan_skipped_ranges(const lg_scan_request *request, lg_range *s
     count += lg_scan_memory_buffers(skip + count);
     count += lg_scan_kernel_buffers(skip + count);
     skip[count++] = lg_scan_chunks_buffer();
+    skip[count++] = lg_scan_tasks_buffer();
     size_t table_first = count;
     for (uintptr_t top = 0; top < LG_MAP_TOP_COUNT; top++) {
         lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_relaxed);
@@ -91,6 +92,7 @@ __attribute__((noinline)) static int lg_scan_stopped(lg_scan_job *job, const lg_
     job->excluded_count = skip_count;
     lg_scan_request *request = job->request;
     lg_scan_chunks_reset();
+    lg_scan_tasks_collect(request);
     lg_scan_kernel_read(job, stop, own_signal);
     job->pass = 0;
     lg_scan_pass(job, request->candidates, request->candidate_count, markers, marker_count);
@@ -118,7 +120,8 @@ int lg_scan_holders(lg_scan_request *request) {
     }
     request->unread_count = 0;
     int own_signal = lg_scan_threads_prepare();
-    if (!lg_scan_memory_prepare() || !lg_scan_kernel_prepare() || !lg_scan_chunks_prepare() || own_signal == 0 ||
+    if (!lg_scan_memory_prepare() || !lg_scan_kernel_prepare() || !lg_scan_chunks_prepare() || !lg_scan_tasks_prepare() ||
+        own_signal == 0 ||
         request->excluded_count > 64) {
         return LG_SCAN_ABSTAINED;
     }

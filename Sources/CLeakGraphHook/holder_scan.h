@@ -5,6 +5,7 @@
 //   holder_scan_memory.c   reading the process's memory and comparing every word with a pass's targets
 //   holder_scan_chunks.c   untracked malloc chunks: their bounds, and which object owns them
 //   holder_scan_kernel.c   the places where the kernel keeps the program's words
+//   holder_scan_tasks.c    memory owned by tasks: their allocators' slabs (async frames)
 //   holder_scan_marks.c    check-entry marks: where a checking thread's stack is read from
 //
 // A scan reads everything once for the candidates (pass 0); a word found in an untracked malloc chunk
@@ -143,6 +144,19 @@ LG_HIDDEN size_t lg_scan_chunks_next_pass(const uint8_t *held, const lg_range **
 /// After the last pass: decides which object owns each chunk and turns the candidates' words in
 /// chunks into `hits` (an owner's) or `held` (a chunk that holds), or nothing (garbage).
 LG_HIDDEN void lg_scan_chunks_resolve(lg_scan_request *request);
+
+// MARK: holder_scan_tasks.c — memory owned by tasks
+
+/// Maps the task-slab table once and reads the runtime's slab layout (never while threads are stopped:
+/// it may look up symbols). Returns false when the table cannot be had: the scan abstains.
+LG_HIDDEN bool lg_scan_tasks_prepare(void);
+/// The task-slab table's memory, which the scan never reads.
+LG_HIDDEN lg_range lg_scan_tasks_buffer(void);
+/// Collects the allocator slabs of every tracked task (the other threads stopped).
+LG_HIDDEN void lg_scan_tasks_collect(const lg_scan_request *request);
+/// The task whose allocator slab holds `address`, or 0; `*dead` is set when the address lies past the
+/// slab's allocations in use (popped frames: its words hold nothing).
+LG_HIDDEN uintptr_t lg_scan_task_owning(uintptr_t address, bool *dead);
 
 // MARK: holder_scan_kernel.c — the kernel's places
 

@@ -89,6 +89,9 @@ typedef struct lg_chunk_table {
 static lg_chunk_table *lg_chunks;
 /// 1 when glibc's chunk layout was checked and matches, -1 when it does not, 0 before the check.
 static int lg_chunk_layout;
+/// glibc's per-process tcache key: the second word of every chunk in a thread's cache of freed chunks
+/// (which otherwise look in use). 0 when not learned.
+static uint64_t lg_tcache_key;
 
 bool lg_scan_chunks_prepare(void) {
     if (lg_chunk_layout == 0) {
@@ -102,6 +105,17 @@ bool lg_scan_chunks_prepare(void) {
         if (block != NULL) {
             memset(block, 0, 40);
             free(block);
+        }
+        // A chunk freed into the thread's cache keeps its size word and in-use bit; glibc marks it with a
+        // per-process key in its second word (against double frees). Learned from two freed blocks of
+        // other sizes: the same nonzero word in both.
+        uint64_t *first = malloc(24);
+        uint64_t *second = malloc(56);
+        if (first != NULL && second != NULL) {
+            free(first);
+            free(second);
+            uint64_t key = first[1];
+            lg_tcache_key = key != 0 && key == second[1] ? key : 0;
         }
         lg_thread_ignore_end();
         lg_chunk_layout = known ? 1 : -1;
@@ -218,6 +232,10 @@ lg_chunk_lookup lg_scan_chunk_at(const lg_scan_job *job, uintptr_t location) {
         }
         if (location < end && location < map_end) {
             bool in_use = mmapped || (next + LG_CHUNK_HEADER <= map_end && (lg_chunk_size_word(next) & LG_CHUNK_PREV_INUSE) != 0);
+            // In a thread's cache of freed chunks: looks in use, holds a freed block's stale bytes.
+            if (in_use && !mmapped && lg_tcache_key != 0 && ((const uint64_t *)chunk)[3] == lg_tcache_key) {
+                in_use = false;
+            }
             result.state = in_use ? LG_CHUNK_IN_USE : LG_CHUNK_FREE;
             result.range = (lg_range){chunk + LG_CHUNK_HEADER, end < map_end ? end : map_end};
             return result;

@@ -65,8 +65,21 @@ long lg_scan_target(const lg_scan_job *job, uintptr_t value) {
     return -1;
 }
 
-/// The start of the tracked object whose memory (its whole malloc chunk) holds `address`, or 0.
-static uintptr_t lg_scan_tracked_object(const lg_scan_job *job, uintptr_t address) {
+/// What holds a word at some address, among tracked objects: nothing, a tracked object (its whole malloc
+/// chunk, or a task's allocator slabs), or dead memory (a task's popped frames), whose words hold nothing.
+typedef struct lg_scan_owner {
+    uintptr_t object;
+    bool dead;
+} lg_scan_owner;
+
+/// The tracked object whose memory holds `address`.
+static lg_scan_owner lg_scan_tracked_object(const lg_scan_job *job, uintptr_t address) {
+    lg_scan_owner owner = {0, false};
+    // A task's async frames: the slabs of its allocator (the first may lie in the task's own block).
+    owner.object = lg_scan_task_owning(address, &owner.dead);
+    if (owner.object != 0) {
+        return owner;
+    }
     size_t low = 0;
     const lg_scan_request *request = job->request;
     size_t high = request->object_count;
@@ -78,15 +91,14 @@ static uintptr_t lg_scan_tracked_object(const lg_scan_job *job, uintptr_t addres
             high = middle;
         }
     }
-    if (low == 0) {
-        return 0;
+    if (low > 0) {
+        uintptr_t object = request->objects[low - 1];
+        lg_record record;
+        if (lg_frozen_record(object, &record) && address < lg_scan_object_end(object, record.size)) {
+            owner.object = object;
+        }
     }
-    uintptr_t object = request->objects[low - 1];
-    lg_record record;
-    if (lg_frozen_record(object, &record) && address < lg_scan_object_end(object, record.size)) {
-        return object;
-    }
-    return 0;
+    return owner;
 }
 
 /// Pass 0: a word pointing into candidate `candidate`.
@@ -96,7 +108,11 @@ static void lg_scan_found_candidate(lg_scan_job *job, size_t candidate, uintptr_
         return;
     }
     if (place == LG_HELD_MEMORY) {
-        uintptr_t holder = lg_scan_tracked_object(job, location);
+        lg_scan_owner owner = lg_scan_tracked_object(job, location);
+        if (owner.dead) {
+            return;  // a popped frame's stale word holds nothing
+        }
+        uintptr_t holder = owner.object;
         if (holder != 0) {
             // A word of the candidate into itself is reported too: it keeps nothing alive, but it may be
             // the retain the candidate holds on itself (the caller decides).
@@ -127,10 +143,13 @@ void lg_scan_found(lg_scan_job *job, size_t target, uintptr_t location, unsigned
     }
     lg_chunk_holder holder = {LG_CHUNK_HOLDER_ROOT, 0, {0, 0}};
     if (place == LG_HELD_MEMORY) {
-        uintptr_t object = lg_scan_tracked_object(job, location);
-        if (object != 0) {
+        lg_scan_owner owner = lg_scan_tracked_object(job, location);
+        if (owner.dead) {
+            return;
+        }
+        if (owner.object != 0) {
             holder.kind = LG_CHUNK_HOLDER_OBJECT;
-            holder.object = object;
+            holder.object = owner.object;
         } else {
             lg_chunk_lookup chunk = lg_scan_chunk_at(job, location);
             if (chunk.state == LG_CHUNK_FREE) {

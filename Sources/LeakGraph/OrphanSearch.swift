@@ -60,8 +60,9 @@ enum OrphanSearch {
         var held = result.heldFromUntrackedMemory
         // Words in tracked objects (or in memory one of them owns), per candidate and holding node.
         var words: [Int: [Int: [HolderScan.TrackedHolder]]] = [:]
+        let soleParents = scan.soleParentTasks()
         for hit in result.trackedHolders where !held[hit.candidate] {
-            guard let holderNode = scan.node(at: hit.holder, address: { objects[$0] }) else {
+            guard var holderNode = scan.node(at: hit.holder, address: { objects[$0] }) else {
                 held[hit.candidate] = true  // a tracked object the walk skipped (deinitializing): unknown layout
                 continue
             }
@@ -70,6 +71,12 @@ enum OrphanSearch {
             if !hit.throughMemory, hit.location >= hit.holder + UInt(Recorder.frozenRecord(at: hit.holder)?.size ?? 0),
                 !scan.mayUseBytesPastItsSize(ofNode: holderNode) {
                 continue
+            }
+            // A task group's child that only its parent holds lives exactly as long as the parent: its frames'
+            // words count as the parent's (one holder for both).
+            for _ in 0 ..< 64 {
+                guard let parent = soleParents[holderNode], parent != holderNode else { break }
+                holderNode = parent
             }
             words[hit.candidate, default: [:]][holderNode, default: []].append(hit)
         }
@@ -83,6 +90,14 @@ enum OrphanSearch {
             inDegree[Int(target), default: 0] += 1
         }
         for (index, candidate) in unexplained.enumerated() where !held[index] {
+            // A task's own retain is the runtime's, released when the task completes: whatever can resume
+            // it keeps it alive — a continuation, a handle, a queue, a timer, each a word pointing at it — and
+            // no word says which it is. A task no word points at (but its own memory's) is stuck for good (an
+            // orphan); one that some other word points at is left to the task rule.
+            if scan.isTask(node: candidate) {
+                if (words[index] ?? [:]).keys.allSatisfy({ $0 == candidate }) { orphans.append(candidate) }
+                continue
+            }
             let target = UInt32(candidate)
             // Per holding node, the words beyond the strong references the walk read from it.
             var extra: [(node: Int, words: [RawReference])] = []

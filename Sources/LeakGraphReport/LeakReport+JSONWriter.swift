@@ -442,6 +442,7 @@ extension JSONText {
         case .rawPointer(let field, let offset): kindFieldAndOffset("rawPointer", field, offset)
         case .ownedMemoryPointer(let field, let offset): kindFieldAndOffset("ownedMemoryPointer", field, offset)
         case .asyncFrames: kind("asyncFrames")
+        case .childTask: kind("childTask")
         case .label(let text):
             kind("label")
             key("text")

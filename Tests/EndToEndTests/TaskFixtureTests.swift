@@ -114,4 +114,51 @@ struct TaskFixtureTests {
         #expect(report?.leaks.allSatisfy { $0.type == "Fixture.StreamHolder" } == true, "\(report?.leaks.map(\.type) ?? [])")
         #expect(report?.references.contains { $0.label.hasSuffix("(resumes Task)") } == false)
     }
+
+    @Test(
+        "an actor's task loop, a never-resumed CheckedContinuation, a task group's and async lets' children parked on their owner's streams: found; kept, finished, fed by a live object, or a handle kept: nothing",
+        arguments: Optimization.allCases)
+    func childrenAndContinuations(_ optimization: Optimization) async throws {
+        let program = try await FixtureBuilds.shared.executable("TaskWaits", optimization).path
+        async let leakRun = LeakgraphRun.run(program, ["leak"])
+        var cleanRuns: [(String, LeakgraphRun)] = []
+        for mode in ["kept", "finished", "liveFeeder", "handleKept"] {
+            cleanRuns.append((mode, try await LeakgraphRun.run(program, [mode])))
+        }
+        for (mode, run) in cleanRuns {
+            expectNoLeaks(run, program: program, mode: mode)
+        }
+        let leaking = try await leakRun
+        let report = try #require(leaking.report, "\(leaking.result.summary)")
+        expectConsistent(report)
+        #expect(leaking.result.status == LeakgraphRun.leakStatus)
+        let leaks = Dictionary(report.leaks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // The members are exact; what each cycle holds (the streams' storage, context and buffers) depends
+        // on what the waiting tasks' frames keep at the moment of the check.
+        let members = report.cycles.map { cycle in CycleShape(members: cycle.members.compactMap { leaks[$0].map(stableTypeKey) }) }
+        #expect(
+            Set(members) == [
+                CycleShape(members: ["Fixture.Counter", "(task)", "(closureContext)", "(closureContext)"]),
+                CycleShape(members: ["Fixture.Fetcher", "Swift.CheckedContinuationCanary", "(task)", "(closureContext)", "(closureContext)"]),
+                CycleShape(counting: ["Fixture.Service": 1, "(task)": 3, "(closureContext)": 6]),
+                CycleShape(members: ["Fixture.Pipeline", "(task)", "(closureContext)", "(closureContext)"]),
+            ], "\(members)")
+        #expect(report.cycles.count == 4)
+        let held = Set(report.cycles.flatMap(\.holds).compactMap { leaks[$0].map(stableTypeKey) })
+        #expect(held.isSubset(of: ["(other)", "(arrayStorage)", "(closureContext)"]), "\(held)")
+        let labels = Set(report.references.map(\.label))
+        // The group's parent holds each child's own retain; the Service holds the parent's (it alone can feed
+        // the children's streams); the canary holds the Fetcher's task's.
+        #expect(report.references.filter { $0.label == "child task" }.count == 2, "\(labels)")
+        #expect(labels.isSuperset(of: ["continuation (resumes Task)", "loop (Task)", "run (Task)", "task (Task)", "pending"]), "\(labels)")
+        // The actor: at -Onone its loop's frames hold two retains on it, found in the task's allocator.
+        if optimization == .debug {
+            #expect(
+                report.references.contains { $0.label == "async frames (raw pointer)" && leaks[$0.to]?.type == "Fixture.Counter" },
+                "\(report.references.map(\.label))")
+        }
+        // Every retain of every member is accounted for.
+        let memberIDs = Set(report.cycles.flatMap(\.members))
+        #expect(report.leaks.filter { memberIDs.contains($0.id) }.allSatisfy { $0.proof.map { $0.retainCount == $0.inEdges.count } == true })
+    }
 }

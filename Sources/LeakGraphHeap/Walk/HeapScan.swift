@@ -25,6 +25,9 @@ public struct HeapScan {
     /// The suspended tasks whose own retain the walk attributed (``TaskResumers``), each also a strong
     /// reference in ``strongGraph``: from its resumer, or from the task itself.
     let resumptions: [TaskResumption]
+    /// Task group children whose own retain the walk attributed to their parent task, each also a strong
+    /// reference in ``strongGraph`` (``TaskResumers``).
+    var childAttributions: [ChildAttribution] = []
     /// References the holder scan proved (``adding(_:)``), each also a strong reference in ``strongGraph``.
     var rawReferences: [RawReference] = []
 

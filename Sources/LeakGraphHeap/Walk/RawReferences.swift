@@ -36,6 +36,24 @@ extension HeapScan {
         return throughMemory ? .ownedMemoryPointer(field: field, offset: offset) : .rawPointer(field: field, offset: offset)
     }
 
+    /// The task group children whose own retain the walk attributed to their parent task
+    /// (``ChildAttribution``) and whom nothing else holds, each with its parent: such a child lives exactly
+    /// as long as its parent, and what the child's memory holds, its parent may be said to hold.
+    ///
+    /// - Complexity: O(*e*) when there are such children; O(1) otherwise.
+    public func soleParentTasks() -> [Int: Int] {
+        guard !childAttributions.isEmpty else { return [:] }
+        let children = Dictionary(childAttributions.map { ($0.child, $0.parent) }, uniquingKeysWith: { first, _ in first })
+        var inEdges: [Int: Int] = [:]
+        for target in strongGraph.targets where children[Int(target)] != nil { inEdges[Int(target), default: 0] += 1 }
+        return children.filter { inEdges[$0.key] == 1 && strongGraph.retainCounts[$0.key] == 1 }
+    }
+
+    /// Whether `node` is a concurrency task LeakGraph reads.
+    public func isTask(node: Int) -> Bool {
+        plan(of: node).role == .task
+    }
+
     /// Whether the object of `node` may keep live words past the size it was allocated with, in the rest
     /// of its malloc block: a task (its initial async context and first frames follow its header), a
     /// collection's storage or another tail-allocated object (their capacity comes from malloc's usable

@@ -65,6 +65,9 @@ public enum PathStep: Sendable, Hashable {
     /// else explains; named by the referencing object's word that leads to that memory, as for
     /// ``rawPointer(field:offset:)`` (written `registration (malloc'd memory, raw pointer)`).
     case ownedMemoryPointer(field: String?, offset: Int)
+    /// A task group's child, from its parent task: the retain the child holds on itself, attributed to the
+    /// parent, whose cancellation would resume it (written `child task`).
+    case childTask
     /// A word in the async frames of a task that has not completed — its initial async context and the
     /// slabs of its task allocator, which only the task points to — found by the holder scan to point at
     /// an object whose retains nothing else explains (written `async frames (raw pointer)`).

@@ -22,7 +22,7 @@ extension PathStep: Codable {
         case property, tupleElement, enumCase, optionalPayload, indirectPayload, existentialValue, existentialBox
         case element, dictionaryKey, dictionaryValue, setMember, closureContext, capture, captureBox, boxValue
         case errorValue, storage, label, taskHandle, taskClosure, resumesTask, suspendedForever
-        case rawPointer, ownedMemoryPointer, asyncFrames
+        case rawPointer, ownedMemoryPointer, asyncFrames, childTask
     }
 
     /// Decodes one step; an unknown `kind` is an error (a newer writer's step this reader cannot show).
@@ -58,6 +58,7 @@ extension PathStep: Codable {
             self = .rawPointer(
                 field: try container.decodeIfPresent(String.self, forKey: .name), offset: try container.decode(Int.self, forKey: .offset))
         case .asyncFrames: self = .asyncFrames
+        case .childTask: self = .childTask
         case .ownedMemoryPointer:
             self = .ownedMemoryPointer(
                 field: try container.decodeIfPresent(String.self, forKey: .name), offset: try container.decode(Int.self, forKey: .offset))
@@ -129,6 +130,8 @@ extension PathStep: Codable {
             try container.encode(offset, forKey: .offset)
         case .asyncFrames:
             try container.encode(Kind.asyncFrames, forKey: .kind)
+        case .childTask:
+            try container.encode(Kind.childTask, forKey: .kind)
         case .ownedMemoryPointer(let field, let offset):
             try container.encode(Kind.ownedMemoryPointer, forKey: .kind)
             try container.encodeIfPresent(field, forKey: .name)

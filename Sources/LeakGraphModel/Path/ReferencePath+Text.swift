@@ -95,6 +95,8 @@ extension ReferencePath {
             case .asyncFrames:
                 component("async frames")
                 result += " (raw pointer)"
+            case .childTask:
+                component("child task")
             case .optionalPayload, .storage:
                 break
             }
@@ -155,6 +157,8 @@ extension ReferencePath {
                 return ""
             case .asyncFrames:
                 return "async frames"
+            case .childTask:
+                return "child task"
             case .rawPointer(let field, _), .ownedMemoryPointer(let field, _):
                 return field ?? ""
             }
