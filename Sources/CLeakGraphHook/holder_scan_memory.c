@@ -171,12 +171,20 @@ static void lg_scan_words(lg_scan_job *job, const unsigned char *bytes, size_t l
     uintptr_t high = job->high;
     for (size_t i = 0; i < count; i++) {
         uintptr_t value = (uintptr_t)(words[i] & LG_SCAN_POINTER_MASK);
-        if (value < low || value >= high) {
-            continue;
+        // libdispatch keeps some references as the pointer's complement (`_dispatch_ptr2wref`: a source's
+        // unote names its source so), so a complemented word is a holder too.
+        uintptr_t complement = (uintptr_t)(~words[i] & LG_SCAN_POINTER_MASK);
+        if (value >= low && value < high) {
+            long target = lg_scan_target(job, value);
+            if (target >= 0) {
+                lg_scan_found(job, (size_t)target, address + i * 8, LG_HELD_MEMORY);
+            }
         }
-        long target = lg_scan_target(job, value);
-        if (target >= 0) {
-            lg_scan_found(job, (size_t)target, address + i * 8, LG_HELD_MEMORY);
+        if (complement >= low && complement < high) {
+            long target = lg_scan_target(job, complement);
+            if (target >= 0) {
+                lg_scan_found(job, (size_t)target, address + i * 8, LG_HELD_MEMORY);
+            }
         }
     }
 }
