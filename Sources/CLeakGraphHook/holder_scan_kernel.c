@@ -14,8 +14,10 @@
 //
 // Bytes are compared at every offset, not only at word boundaries (a stream may carry a pointer after
 // a header of any length). What can hold a pointer and cannot be read is listed as unread instead:
-// bytes a socket still has to send (TCP), in-flight io_uring and AIO requests, messages in a POSIX
-// message queue, pending realtime signals (their values), a pipe or socket whose contents do not fit.
+// bytes a socket still has to send (TCP), a UDP socket's queue (a peek could take an asynchronous error
+// the program has not seen), in-flight io_uring and AIO requests, messages in a POSIX message queue,
+// pending realtime signals (their values), a pipe or socket whose contents do not fit. Nothing here
+// touches a file system (/proc only): a descriptor of an unreachable NFS server must not hang the scan.
 // The caller then proves nothing about any candidate, and says why.
 
 #include "holder_scan.h"
@@ -32,7 +34,6 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 /// Words the kernel keeps (epoll data, timer values, eventfd counters) one scan can hold.
@@ -44,8 +45,6 @@
 #define LG_KERNEL_INODE_CAPACITY 8192u
 /// The largest pipe the scratch pipe is grown to (Linux's default `pipe-max-size`).
 #define LG_KERNEL_PIPE_MAX (1u << 20)
-/// The magic of the POSIX message queue file system (`fstatfs`).
-#define LG_MQUEUE_MAGIC 0x19800202
 #ifndef SO_PEEK_OFF
 #define SO_PEEK_OFF 42
 #endif
@@ -75,6 +74,9 @@ typedef struct lg_kernel_state {
     size_t region_count;
     size_t inode_count;
     size_t bytes_used;
+    /// The ids of the POSIX message queue file systems' mounts (/proc/self/mountinfo).
+    unsigned long mqueue_mounts[16];
+    size_t mqueue_mount_count;
     /// A pipe nothing else uses, into which `tee` copies a pipe's contents.
     int scratch[2];
 } lg_kernel_state;
@@ -280,6 +282,12 @@ static void lg_kernel_read_socket(lg_scan_request *request, int fd) {
     if (ioctl(fd, FIONREAD, &queued) != 0 || queued <= 0) {
         return;
     }
+    if ((domain == AF_INET || domain == AF_INET6) && type != SOCK_STREAM) {
+        // A datagram socket may hold an asynchronous error (ICMP) that any receive, a peek included,
+        // would report and clear: its queue is not read.
+        lg_kernel_unread(request, LG_KERNEL_SOCKET, fd, (uint64_t)queued);
+        return;
+    }
     int previous = -1;
     length = sizeof previous;
     bool offsets = getsockopt(fd, SOL_SOCKET, SO_PEEK_OFF, &previous, &length) == 0;
@@ -386,10 +394,24 @@ static void lg_kernel_read_fd(lg_scan_request *request, int fd) {
         }
     } else if (strcmp(link, "anon_inode:[io_uring]") == 0) {
         lg_kernel_unread(request, LG_KERNEL_IO_URING, fd, 0);
-    } else if (link[0] == '/') {
-        struct statfs info;
-        if (fstatfs(fd, &info) == 0 && (unsigned long)info.f_type == LG_MQUEUE_MAGIC) {
-            lg_kernel_read_mqueue(request, fd);
+    } else if (link[0] == '/' && lg_kernel->mqueue_mount_count > 0) {
+        // A POSIX message queue's descriptor names its queue like a path: its mount says what it is (read
+        // from /proc, never from the file system, which may block: an NFS server away).
+        lg_kernel_fd_path(path, "/proc/self/fdinfo/", fd);
+        if (lg_kernel_read_text(path) > 0) {
+            const char *mount = strstr(lg_kernel->text, "mnt_id:");
+            unsigned long id = 0;
+            for (mount = mount != NULL ? mount + 7 : ""; *mount == ' ' || *mount == '\t'; mount++) {
+            }
+            for (; *mount >= '0' && *mount <= '9'; mount++) {
+                id = id * 10 + (unsigned long)(*mount - '0');
+            }
+            for (size_t i = 0; i < lg_kernel->mqueue_mount_count; i++) {
+                if (lg_kernel->mqueue_mounts[i] == id) {
+                    lg_kernel_read_mqueue(request, fd);
+                    break;
+                }
+            }
         }
     }
 }
@@ -418,6 +440,22 @@ void lg_scan_kernel_read(lg_scan_job *job, const lg_scan_stop *stop, int own_sig
     lg_kernel->region_count = 0;
     lg_kernel->inode_count = 0;
     lg_kernel->bytes_used = 0;
+    // The message queue mounts: `ID PARENT MAJOR:MINOR ROOT POINT OPTIONS … - mqueue SOURCE …`.
+    lg_kernel->mqueue_mount_count = 0;
+    if (lg_kernel_read_text("/proc/self/mountinfo") > 0) {
+        for (const char *line = lg_kernel->text; *line != 0;) {
+            const char *end = strchr(line, '\n');
+            const char *type = strstr(line, " - mqueue ");
+            if (type != NULL && (end == NULL || type < end) && lg_kernel->mqueue_mount_count < 16) {
+                unsigned long id = 0;
+                for (const char *digit = line; *digit >= '0' && *digit <= '9'; digit++) {
+                    id = id * 10 + (unsigned long)(*digit - '0');
+                }
+                lg_kernel->mqueue_mounts[lg_kernel->mqueue_mount_count++] = id;
+            }
+            line = end != NULL ? end + 1 : line + strlen(line);
+        }
+    }
     // Every descriptor (raw getdents64: no malloc).
     int directory = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (directory < 0) {

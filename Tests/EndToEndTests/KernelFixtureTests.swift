@@ -22,6 +22,18 @@ struct KernelFixtureTests {
         #expect(!report.diagnostics.contains { $0.reason.contains("kernel keeps words") }, "\(report.diagnostics)")
     }
 
+    @Test("a retained pointer in a UDP socket's queue, which is not read: nothing is reported, and the report says why",
+          arguments: Optimization.allCases)
+    func kernelUnread(_ optimization: Optimization) async throws {
+        let program = try await FixtureBuilds.shared.executable("KernelHeld", optimization).path
+        let run = try await LeakgraphRun.run(program, ["udp"])
+        expectNoLeaks(run, program: program, mode: "udp")
+        let reasons = run.report?.diagnostics.filter { $0.typeName == "Fixture.Connection" }.map(\.reason) ?? []
+        #expect(
+            reasons.contains { $0.contains("the kernel keeps words it cannot read") && $0.contains("in a socket's receive queue") },
+            "\(run.report?.diagnostics ?? [])")
+    }
+
     @Test(
         "a retained context pointer in a raw field of another object of the cycle, and in a malloc'd slot only the leaked object points to, close root cycles; kept by a live object or a global, or released, nothing",
         arguments: Optimization.allCases)
