@@ -99,7 +99,7 @@ __attribute__((noinline)) static int lg_scan_stopped(lg_scan_job *job, const lg_
     if (lg_scan_chunks_known()) {
         for (unsigned pass = 1; pass < LG_SCAN_MAX_PASSES && !job->failed; pass++) {
             const lg_range *chunks = NULL;
-            size_t count = lg_scan_chunks_next_pass(request->held, &chunks);
+            size_t count = lg_scan_chunks_next_pass(request->held, request->held_at, &chunks);
             if (count == 0) {
                 break;
             }

@@ -139,8 +139,9 @@ LG_HIDDEN bool lg_scan_chunk_hit(uint64_t candidate, lg_range chunk, uintptr_t l
 /// Later passes: `holder` holds a word, at `location`, pointing into target chunk `target`.
 LG_HIDDEN void lg_scan_chunk_found(size_t target, lg_chunk_holder holder, uintptr_t location);
 /// The next pass's targets: the chunks not looked at yet that hold a word into a candidate or chunk not
-/// held. Returns their number (0: no further pass), their ranges in `*ranges`, ascending.
-LG_HIDDEN size_t lg_scan_chunks_next_pass(const uint8_t *held, const lg_range **ranges);
+/// held. Candidates a held chunk holds are marked held first (`held`, `held_at`). Returns their number (0:
+/// no further pass), their ranges in `*ranges`, ascending.
+LG_HIDDEN size_t lg_scan_chunks_next_pass(uint8_t *held, uintptr_t *held_at, const lg_range **ranges);
 /// After the last pass: decides which object owns each chunk and turns the candidates' words in
 /// chunks into `hits` (an owner's) or `held` (a chunk that holds), or nothing (garbage).
 LG_HIDDEN void lg_scan_chunks_resolve(lg_scan_request *request);

@@ -311,7 +311,47 @@ void lg_scan_chunk_found(size_t target, lg_chunk_holder holder, uintptr_t locati
     }
 }
 
-size_t lg_scan_chunks_next_pass(const uint8_t *held, const lg_range **ranges) {
+/// Ownership flows along chunk-to-chunk words until nothing changes: a chunk held by a held chunk is
+/// held, one held by a chunk another object owns has two owners (held). Monotone: what is held stays
+/// held whatever later passes find.
+static void lg_chunks_propagate(void) {
+    lg_chunk *chunks = lg_chunks->chunks;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < lg_chunks->edge_count; i++) {
+            const lg_chunk *from = &chunks[lg_chunks->edges[i].from];
+            lg_chunk *to = &chunks[lg_chunks->edges[i].to];
+            if (to->state & LG_CHUNK_HELD) {
+                continue;
+            }
+            if (from->state & LG_CHUNK_HELD) {
+                to->state |= LG_CHUNK_HELD;
+                changed = true;
+            } else if (from->owner != 0 && to->owner == 0) {
+                to->owner = from->owner;
+                to->owner_location = from->owner_location;
+                changed = true;
+            } else if (from->owner != 0 && to->owner != from->owner) {
+                to->state |= LG_CHUNK_HELD;
+                changed = true;
+            }
+        }
+    }
+}
+
+size_t lg_scan_chunks_next_pass(uint8_t *held, uintptr_t *held_at, const lg_range **ranges) {
+    // What is decided already: a candidate one of whose chunks is held is held, so nothing more is
+    // looked for on its behalf.
+    lg_chunks_propagate();
+    for (size_t i = 0; i < lg_chunks->hit_count; i++) {
+        const lg_chunk_hit *hit = &lg_chunks->hits[i];
+        if (!held[hit->candidate] && (lg_chunks->chunks[hit->chunk].state & LG_CHUNK_HELD)) {
+            held[hit->candidate] = LG_HELD_MEMORY;
+            if (held_at != NULL) {
+                held_at[hit->candidate] = hit->location;
+            }
+        }
+    }
     // Relevant: a chunk holding a word into a candidate that is not held, or into a chunk that is
     // relevant and not held. Each pass adds the chunks whose in-words were found in the last one.
     for (size_t i = 0; i < lg_chunks->hit_count; i++) {
@@ -353,29 +393,7 @@ void lg_scan_chunks_resolve(lg_scan_request *request) {
             chunks[i].state |= LG_CHUNK_HELD;
         }
     }
-    // Ownership flows along chunk-to-chunk words until nothing changes: a chunk held by a held chunk is
-    // held, one held by a chunk another object owns has two owners (held).
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (size_t i = 0; i < lg_chunks->edge_count; i++) {
-            const lg_chunk *from = &chunks[lg_chunks->edges[i].from];
-            lg_chunk *to = &chunks[lg_chunks->edges[i].to];
-            if (to->state & LG_CHUNK_HELD) {
-                continue;
-            }
-            if (from->state & LG_CHUNK_HELD) {
-                to->state |= LG_CHUNK_HELD;
-                changed = true;
-            } else if (from->owner != 0 && to->owner == 0) {
-                to->owner = from->owner;
-                to->owner_location = from->owner_location;
-                changed = true;
-            } else if (from->owner != 0 && to->owner != from->owner) {
-                to->state |= LG_CHUNK_HELD;
-                changed = true;
-            }
-        }
-    }
+    lg_chunks_propagate();
     // Each candidate's words in chunks: held by a held chunk, the owner's when one object owns it,
     // nothing when nothing points into the chunk (leaked C memory).
     for (size_t i = 0; i < lg_chunks->hit_count; i++) {
