@@ -97,6 +97,9 @@ LG_HIDDEN bool lg_scan_maps_contain(const char *text);
 /// Compares every word of every readable and writable mapping of the maps just read with the pass's
 /// targets; a mapping holding one of the `markers` (a stack) is read from the lowest marker in it up.
 LG_HIDDEN void lg_scan_mappings(lg_scan_job *job, const uintptr_t *markers, size_t marker_count);
+/// Sorts `count` elements of `size` bytes (at most 64) in place, `before(a, b)` the order: a heap sort,
+/// O(n log n) with no allocation (glibc's qsort may call malloc, whose lock a stopped thread may hold).
+LG_HIDDEN void lg_scan_sort(void *base, size_t count, size_t size, bool (*before)(const void *a, const void *b));
 /// The target of the pass containing `value` (already masked), or -1.
 LG_HIDDEN long lg_scan_target(const lg_scan_job *job, uintptr_t value);
 /// A word pointing into `target` was found at `location` (`place` `LG_HELD_MEMORY`), or in a place of

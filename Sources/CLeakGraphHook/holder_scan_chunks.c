@@ -339,6 +339,10 @@ static void lg_chunks_propagate(void) {
     }
 }
 
+static bool lg_chunk_before(const void *a, const void *b) {
+    return lg_chunks->chunks[*(const uint32_t *)a].range.start < lg_chunks->chunks[*(const uint32_t *)b].range.start;
+}
+
 size_t lg_scan_chunks_next_pass(uint8_t *held, uintptr_t *held_at, const lg_range **ranges) {
     // What is decided already: a candidate one of whose chunks is held is held, so nothing more is
     // looked for on its behalf.
@@ -370,16 +374,13 @@ size_t lg_scan_chunks_next_pass(uint8_t *held, uintptr_t *held_at, const lg_rang
         lg_chunk *chunk = &lg_chunks->chunks[i];
         if ((chunk->state & (LG_CHUNK_RELEVANT | LG_CHUNK_TARGETED | LG_CHUNK_HELD)) == LG_CHUNK_RELEVANT) {
             chunk->state |= LG_CHUNK_TARGETED;
-            // Insertion into address order: passes are small.
-            size_t at = count++;
-            while (at > 0 && lg_chunks->target_ranges[at - 1].start > chunk->range.start) {
-                lg_chunks->targets[at] = lg_chunks->targets[at - 1];
-                lg_chunks->target_ranges[at] = lg_chunks->target_ranges[at - 1];
-                at--;
-            }
-            lg_chunks->targets[at] = (uint32_t)i;
-            lg_chunks->target_ranges[at] = chunk->range;
+            lg_chunks->targets[count++] = (uint32_t)i;
         }
+    }
+    // In address order, as a pass compares words with its targets.
+    lg_scan_sort(lg_chunks->targets, count, sizeof(uint32_t), lg_chunk_before);
+    for (size_t i = 0; i < count; i++) {
+        lg_chunks->target_ranges[i] = lg_chunks->chunks[lg_chunks->targets[i]].range;
     }
     *ranges = lg_chunks->target_ranges;
     return count;

@@ -72,6 +72,49 @@ typedef struct lg_scan_owner {
     bool dead;
 } lg_scan_owner;
 
+static void lg_scan_swap(unsigned char *a, unsigned char *b, size_t size) {
+    unsigned char scratch[64];
+    memcpy(scratch, a, size);
+    memcpy(a, b, size);
+    memcpy(b, scratch, size);
+}
+
+/// Moves the element at `root` down the heap of the first `count` elements until its children come
+/// before it.
+static void lg_scan_sift(unsigned char *base, size_t root, size_t count, size_t size,
+                         bool (*before)(const void *, const void *)) {
+    for (;;) {
+        size_t largest = root;
+        size_t left = 2 * root + 1;
+        size_t right = left + 1;
+        if (left < count && before(base + largest * size, base + left * size)) {
+            largest = left;
+        }
+        if (right < count && before(base + largest * size, base + right * size)) {
+            largest = right;
+        }
+        if (largest == root) {
+            return;
+        }
+        lg_scan_swap(base + root * size, base + largest * size, size);
+        root = largest;
+    }
+}
+
+void lg_scan_sort(void *base, size_t count, size_t size, bool (*before)(const void *a, const void *b)) {
+    if (count < 2 || size > 64) {
+        return;
+    }
+    unsigned char *bytes = base;
+    for (size_t root = count / 2; root-- > 0;) {
+        lg_scan_sift(bytes, root, count, size, before);
+    }
+    for (size_t end = count - 1; end > 0; end--) {
+        lg_scan_swap(bytes, bytes + end * size, size);
+        lg_scan_sift(bytes, 0, end, size, before);
+    }
+}
+
 /// The tracked object whose memory holds `address`.
 static lg_scan_owner lg_scan_tracked_object(const lg_scan_job *job, uintptr_t address) {
     lg_scan_owner owner = {0, false};

@@ -50,16 +50,8 @@ lg_range lg_scan_tasks_buffer(void) {
     return (lg_range){(uintptr_t)lg_task_slabs, (uintptr_t)lg_task_slabs + sizeof(lg_task_slab) * LG_TASK_SLAB_CAPACITY};
 }
 
-static void lg_task_slab_sort(void) {
-    for (size_t i = 1; i < lg_task_slab_count; i++) {
-        lg_task_slab value = lg_task_slabs[i];
-        size_t j = i;
-        while (j > 0 && lg_task_slabs[j - 1].range.start > value.range.start) {
-            lg_task_slabs[j] = lg_task_slabs[j - 1];
-            j--;
-        }
-        lg_task_slabs[j] = value;
-    }
+static bool lg_task_slab_before(const void *a, const void *b) {
+    return ((const lg_task_slab *)a)->range.start < ((const lg_task_slab *)b)->range.start;
 }
 
 void lg_scan_tasks_collect(const lg_scan_request *request) {
@@ -70,8 +62,9 @@ void lg_scan_tasks_collect(const lg_scan_request *request) {
     const lg_task_slab_layout_t *shape = &lg_task_slab_shape;
     for (size_t i = 0; i < request->object_count; i++) {
         uintptr_t task = request->objects[i];
-        uintptr_t metadata = 0;
-        if (lg_read_memory(task, &metadata, 8) != 8 || metadata != (uintptr_t)shape->task_metadata) {
+        // A tracked object's memory is there for the whole check (its free waits): its metadata word is
+        // read directly (a system call per object would cost more than the scan itself).
+        if (*(const uintptr_t *)task != (uintptr_t)shape->task_metadata) {
             continue;
         }
         uintptr_t slab = 0;
@@ -92,7 +85,7 @@ void lg_scan_tasks_collect(const lg_scan_request *request) {
             slab = header[shape->slab_next / 8];
         }
     }
-    lg_task_slab_sort();
+    lg_scan_sort(lg_task_slabs, lg_task_slab_count, sizeof(lg_task_slab), lg_task_slab_before);
 }
 
 uintptr_t lg_scan_task_owning(uintptr_t address, bool *dead) {
