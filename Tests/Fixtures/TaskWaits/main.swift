@@ -2,22 +2,23 @@
 // resume — a task group's children and `async let` children parked on streams, a never-resumed
 // CheckedContinuation — and an actor's task loop, whose async frames keep retains on the actor at -Onone.
 //
-// leak: 4 root cycles:
+// leak: 6 root cycles:
 //   - an actor `Counter` runs `loop = Task { for await _ in events { self.bump() } }` over a stream whose
 //     only Continuation it keeps: {Counter, Task, 2 closure contexts}; at -Onone the task's async frames
 //     hold two more retains on the actor (found by the holder scan in its allocator's slabs);
 //   - a `Fetcher` whose task awaits `withCheckedContinuation { self.pending = $0 }`, never resumed:
 //     {Fetcher, CheckedContinuationCanary, Task, 2 closure contexts}, the task's own retain attributed to
 //     the canary (`continuation (resumes Task)`);
-//   - a `Service` whose task runs `withTaskGroup` with two children looping over its streams: {Service,
-//     the parent Task, its closure contexts, both child Tasks and theirs}: the parent's own retain is the
+//   - three `Service`s whose tasks run a task group (`withTaskGroup`, `withThrowingTaskGroup`,
+//     `withDiscardingTaskGroup`) with two children looping over the service's streams: {Service, the
+//     parent Task, its closure contexts, both child Tasks and theirs}: the parent's own retain is the
 //     Service's (the one holder of the children's streams), each child's is the parent's (`child task`);
 //   - a `Pipeline` whose task awaits two `async let` children looping over its streams: {Pipeline, Task,
 //     2 closure contexts}; the children live in the parent's allocator (their captures are its async
 //     frames), the parent's own retain is the Pipeline's.
 //   Each also holds its streams' storage and context (how much of them depends on what the waiting tasks'
 //   frames keep, found by the holder scan: the test checks the members).
-// kept: the same four owners kept by globals: nothing leaks.
+// kept: the same six owners kept by globals: nothing leaks.
 // finished: every stream finished and the continuation resumed before exit: the tasks complete.
 // liveFeeder: the owners dropped, but a live global keeps the streams' Continuations (the group's and
 //   async lets' children, the actor's loop can still be fed) and the continuation: nothing is leaked.
@@ -60,18 +61,42 @@ final class Fetcher {
 }
 
 final class Service {
+    /// Which group runs the children: `withTaskGroup`, `withThrowingTaskGroup`, `withDiscardingTaskGroup`.
+    enum Group { case plain, throwing, discarding }
+
     let (orders, ordersIn) = AsyncStream.makeStream(of: Int.self)
     let (refunds, refundsIn) = AsyncStream.makeStream(of: Int.self)
+    let group: Group
     var run: Task<Void, Never>?
     var handled = 0
+
+    init(group: Group) { self.group = group }
 
     func handle(_ value: Int) { handled += value }
 
     func start() {
-        run = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { for await order in self.orders { self.handle(order) } }
-                group.addTask { for await refund in self.refunds { self.handle(-refund) } }
+        switch group {
+        case .plain:
+            run = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { for await order in self.orders { self.handle(order) } }
+                    group.addTask { for await refund in self.refunds { self.handle(-refund) } }
+                }
+            }
+        case .throwing:
+            run = Task {
+                try? await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { for await order in self.orders { self.handle(order) } }
+                    group.addTask { for await refund in self.refunds { self.handle(-refund) } }
+                    try await group.waitForAll()
+                }
+            }
+        case .discarding:
+            run = Task {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { for await order in self.orders { self.handle(order) } }
+                    group.addTask { for await refund in self.refunds { self.handle(-refund) } }
+                }
             }
         }
     }
@@ -137,8 +162,8 @@ func makeFetcher() async {
 }
 
 @inline(never)
-func makeService() {
-    let service = Service()
+func makeService(_ group: Service.Group) {
+    let service = Service(group: group)
     watch(service)
     service.start()
     service.ordersIn.yield(1)
@@ -172,8 +197,10 @@ func makePipeline() {
 
 await makeCounter()
 await makeFetcher()
-makeService()
+makeService(.plain)
+makeService(.throwing)
+makeService(.discarding)
 makePipeline()
 // Let every task take its first value and wait again (or finish).
 try? await Task.sleep(nanoseconds: 100_000_000)
-finish(expectingAlive: mode == .finished ? 0 : 4)
+finish(expectingAlive: mode == .finished ? 0 : 6)
