@@ -83,7 +83,7 @@ let package = Package(
             name: "LeakGraph",
             dependencies: [
                 "LeakGraphRecording", "LeakGraphHeap", "LeakGraphModel", "LeakGraphAnalysis",
-                "LeakGraphSymbolication", "LeakGraphReport", "LeakGraphSnapshotFile",
+                "LeakGraphSymbolication", "LeakGraphReport", "LeakGraphSnapshotFile", "CLeakGraphContract",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -97,7 +97,7 @@ let package = Package(
         ),
         // Adapter: leak checks in test targets (assertNoLeaks, the .checksForLeaks trait), reported to
         // XCTest or Swift Testing. The only target that imports a test library.
-        .target(name: "LeakGraphTesting", dependencies: ["LeakGraph", "LeakGraphGraphviz"]),
+        .target(name: "LeakGraphTesting", dependencies: ["LeakGraph", "LeakGraphGraphviz", "CLeakGraphContract"]),
         // Adapter: the library `leakgraph run` preloads into an unmodified program.
         .target(name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook", "CLeakGraphContract"], cSettings: [.define("_GNU_SOURCE")]),
         .target(name: "LeakGraphPreload", dependencies: ["LeakGraph", "CLeakGraphPreloadStart", "CLeakGraphContract"]),

@@ -161,15 +161,6 @@ void free(void *pointer) {
     if (pointer != NULL) lg_free(pointer);
 }
 
-/// What `swift_task_create` returns: the task and its initial async context.
-typedef struct lg_task_and_context {
-    void *task;
-    void *initial_context;
-} lg_task_and_context;
-
-typedef __attribute__((swiftcall)) lg_task_and_context (*lg_task_create_fn)(
-    size_t flags, void *options, const void *result_type, void *closure_entry, void *closure_context);
-
 /// Interposes the concurrency runtime's `swift_task_create`, which the program calls (through its PLT)
 /// for every `Task { }`, `Task.detached`, task-group child and `async let`: tasks are allocated with
 /// `malloc`, never through `_swift_allocObject`, so this is how the hook learns of them
@@ -191,19 +182,6 @@ __attribute__((swiftcall)) lg_task_and_context swift_task_create(size_t flags, v
     return created;
 }
 
-/// Writes the decimal digits of `value` at `out` (at most 20 bytes and a NUL); returns the length.
-static size_t lg_decimal(unsigned long value, char *out) {
-    char digits[24];
-    size_t count = 0;
-    do {
-        digits[count++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value != 0);
-    for (size_t index = 0; index < count; index++) out[index] = digits[count - 1 - index];
-    out[count] = 0;
-    return count;
-}
-
 /// With LG_ENV_FOLLOW: points `lg_output_path` at this process's report in the follow directory,
 /// `<dir>/process-<pid>.json`, from the pid now (a forked child has its own).
 static void lg_follow_output_path(void) {
@@ -212,7 +190,7 @@ static void lg_follow_output_path(void) {
     static const char prefix[] = "/" LG_FOLLOW_REPORT_PREFIX;
     memcpy(lg_output_path + length, prefix, sizeof(prefix) - 1);
     length += sizeof(prefix) - 1;
-    length += lg_decimal((unsigned long)getpid(), lg_output_path + length);
+    length += lg_contract_write_decimal((unsigned long)getpid(), lg_output_path + length);
     memcpy(lg_output_path + length, ".json", sizeof(".json"));
 }
 

@@ -91,14 +91,16 @@ public enum LeakChecker {
                     ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
             }
             let walker = HeapWalker()
-            let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
-            // Orphans: objects whose unexplained retains nothing in the process can hold (the holder
-            // scan reads every other place a pointer can live while the heap is frozen).
-            let (orphans, holderDiagnostics) = orphanScan
-                ? OrphanSearch.orphans(in: scan, objects: objects, known: knownOrphans) : ([], [])
+            var scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
+            // Orphans: objects whose unexplained retains nothing in the process can hold, and raw
+            // pointers that are all that holds some objects (the holder scan reads every other place a
+            // pointer can live while the heap is frozen).
+            let found = orphanScan ? OrphanSearch.search(in: scan, objects: objects, known: knownOrphans) : OrphanSearch.Found()
+            scan = scan.adding(found.rawReferences)
+            let orphans = found.orphans
             let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph, orphans: orphans)
             var graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
-            graph.diagnostics += holderDiagnostics
+            graph.diagnostics += found.diagnostics
             let leakedSet = Dictionary(uniqueKeysWithValues: leaked.enumerated().map { ($1, $0) })
             graph.orphans = orphans.compactMap { leakedSet[$0] }.sorted()
             if liveTypes {

@@ -18,9 +18,9 @@ import LeakGraphReport
 @_cdecl("leakgraph_preload_check")
 public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStatus: Int32, _ signal: Int32) {
     PreloadMonitor.stop()
-    // `LEAKGRAPH_ORPHAN_SCAN=0` turns the exit check's orphan scan off (read with getenv: no Swift
+    // `LG_ENV_ORPHAN_SCAN=0` turns the exit check's orphan scan off (read with getenv: no Swift
     // object is made before the check).
-    let orphanScan = getenv("LEAKGRAPH_ORPHAN_SCAN").map { strcmp($0, "0") != 0 } ?? true
+    let orphanScan = getenv(LG_ENV_ORPHAN_SCAN).map { strcmp($0, "0") != 0 } ?? true
     let started = ContinuousClock.now
     // `leakgraph run --snapshot FILE`: a heap snapshot of the same walk.
     var report: LeakReport

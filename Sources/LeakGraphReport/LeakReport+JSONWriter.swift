@@ -439,6 +439,10 @@ extension JSONText {
         case .taskClosure: kind("taskClosure")
         case .resumesTask: kind("resumesTask")
         case .suspendedForever: kind("suspendedForever")
+        case .rawPointer(let field, let offset): kindFieldAndOffset("rawPointer", field, offset)
+        case .ownedMemoryPointer(let field, let offset): kindFieldAndOffset("ownedMemoryPointer", field, offset)
+        case .asyncFrames: kind("asyncFrames")
+        case .childTask: kind("childTask")
         case .label(let text):
             kind("label")
             key("text")
@@ -451,6 +455,17 @@ extension JSONText {
     private mutating func kind(_ name: String) {
         key("kind")
         string(name)
+    }
+
+    /// A raw pointer step's `kind`, `name` (when the word is in a stored property) and `offset` members.
+    private mutating func kindFieldAndOffset(_ kindName: String, _ field: String?, _ offset: Int) {
+        kind(kindName)
+        if let field {
+            key("name")
+            string(field)
+        }
+        key("offset")
+        integer(offset)
     }
 
     /// A step's `kind` and `name` members.

@@ -46,6 +46,15 @@ extern "C" {
 #define LG_ENV_MONITOR_SNAPSHOT_DIRECTORY "LEAKGRAPH_MONITOR_SNAPSHOT_DIRECTORY"
 /// How many snapshots the monitor keeps in LG_ENV_MONITOR_SNAPSHOT_DIRECTORY.
 #define LG_MONITOR_KEPT_SNAPSHOTS 10
+/// `0`: the check at exit does not run the orphan scan (it stops the program's other threads for a
+/// moment; docs/how-it-works.md, "Orphaned retains"). Absent or anything else: it does.
+#define LG_ENV_ORPHAN_SCAN "LEAKGRAPH_ORPHAN_SCAN"
+/// Set (any value): every orphan scan writes one line to standard error — candidates, bytes and
+/// mappings read, threads stopped and for how long (the measurement of docs/performance.md).
+#define LG_ENV_ORPHAN_SCAN_STATS "LEAKGRAPH_ORPHAN_SCAN_STATS"
+/// The folder where `assertNoLeaks` and `.checksForLeaks` write the report of a failed check (an
+/// absolute or relative path). Absent or empty: `.build/leakgraph-reports` of the package.
+#define LG_ENV_REPORT_DIR "LEAKGRAPH_REPORT_DIR"
 
 /// `1`: follow the processes the program starts (`leakgraph run SCRIPT`). `LG_ENV_OUTPUT` is then a
 /// directory: every process that uses the Swift runtime writes its own JSON report there, named
@@ -133,6 +142,10 @@ int lg_contract_parse_frames(const char *text, unsigned *frames);
 /// otherwise returns 0. No allocation, no stdio. Reads `LG_ENV_MONITOR_INTERVAL` and
 /// `LG_ENV_MONITOR_SIGNAL`.
 int lg_contract_parse_number(const char *text, unsigned long limit, unsigned long *value);
+
+/// Writes the decimal digits of `value` at `out` (at most 20 digits and a NUL: 21 bytes) and returns
+/// how many digits it wrote. Async-signal-safe: no allocation, no stdio, no locale.
+unsigned long lg_contract_write_decimal(unsigned long value, char *out);
 
 /// Parses an `LG_ENV_RENDER` value: the `LG_RENDER_BIT_*` bits of the words it lists (0 for NULL,
 /// an empty text or no known word). Words are separated by commas; unknown words are skipped. No

@@ -47,6 +47,9 @@ extension ObjectPlan {
         /// `_Context` of either stream: what an `AsyncStream` value and its iterators hold (the
         /// consumer's side, which cannot resume a waiting task).
         case asyncStreamContext
+        /// `CheckedContinuationCanary`: what every copy of a `CheckedContinuation` holds, with the raw
+        /// continuation (the waiting task) until it is resumed.
+        case continuationCanary
     }
 }
 

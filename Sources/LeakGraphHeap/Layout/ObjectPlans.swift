@@ -99,6 +99,9 @@ final class ObjectPlans {
         {
             kind = .other  // runtime-internal storage: strings, empty singletons, bridging classes
         }
+        if let canary = continuationCanaryPlan(metadata, typeName: typeName) {
+            return canary
+        }
         let plan = ObjectPlan(kind: kind, typeName: typeName, slots: slots, tail: tail, unreadable: unreadable)
         if let leaf = metadata.pointer(at: 40).map(ContextDescriptor.init), ["Swift", "_Concurrency"].contains(leaf.moduleName),
             let family = leaf.parent?.name, family == "AsyncStream" || family == "AsyncThrowingStream"

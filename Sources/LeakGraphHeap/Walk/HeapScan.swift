@@ -9,7 +9,7 @@ import LeakGraphModel
 /// a caller asks for, from the same records, while their memory is still readable.
 public struct HeapScan {
     /// The strong references between the live objects and their retain counts.
-    public let strongGraph: StrongReferenceGraph
+    public internal(set) var strongGraph: StrongReferenceGraph
     /// Places the walk could not read exactly, over all live objects.
     public let diagnostics: [WalkDiagnostic]
     /// How many records the walk was given (live or not).
@@ -25,6 +25,11 @@ public struct HeapScan {
     /// The suspended tasks whose own retain the walk attributed (``TaskResumers``), each also a strong
     /// reference in ``strongGraph``: from its resumer, or from the task itself.
     let resumptions: [TaskResumption]
+    /// Task group children whose own retain the walk attributed to their parent task, each also a strong
+    /// reference in ``strongGraph`` (``TaskResumers``).
+    var childAttributions: [ChildAttribution] = []
+    /// References the holder scan proved (``adding(_:)``), each also a strong reference in ``strongGraph``.
+    var rawReferences: [RawReference] = []
 
     /// The number of live objects (nodes).
     public var liveObjects: Int { strongGraph.nodeCount }

@@ -179,20 +179,21 @@ public struct HeapWalker {
             }
         diagnostics.sort { ($0.objectCount, $0.typeName, $0.reason) > ($1.objectCount, $1.typeName, $1.reason) }
         var strongGraph = StrongReferenceGraph(retainCounts: retainCounts, offsets: offsets, targets: targets)
-        let resumptions = TaskResumers.find(
+        let (resumptions, children) = TaskResumers.find(
             graph: strongGraph,
-            continuations: continuations.map { ($0.holder, index.node(at: $0.task, address: address)) },
+            continuations: continuations.map { ($0.holder, index.node(at: $0.task, address: address), $0.task) },
             plan: { distinctPlans[Int(planIDs[$0])] },
             status: { node in
                 UnsafeRawPointer(bitPattern: address(index.recordPosition(ofNode: node))).map(lg_task_status_flags) ?? 0
-            })
-        if !resumptions.isEmpty {
-            strongGraph = strongGraph.adding(resumptions.map { ($0.resumer ?? $0.task, $0.task) })
+            },
+            node: { index.node(at: $0, address: address) })
+        if !resumptions.isEmpty || !children.isEmpty {
+            strongGraph = strongGraph.adding(resumptions.map { ($0.resumer ?? $0.task, $0.task) } + children.map { ($0.parent, $0.child) })
         }
         return HeapScan(
             strongGraph: strongGraph,
             diagnostics: diagnostics, trackedObjects: count, planIDs: planIDs, plans: distinctPlans, index: index,
-            planBytes: planBytes, resumptions: resumptions)
+            planBytes: planBytes, resumptions: resumptions, childAttributions: children)
     }
 
     /// The graph of the live objects `nodes` of `scan` (node indices, ascending): their nodes and every
@@ -241,13 +242,18 @@ public struct HeapWalker {
         // the stream storage, with its path.
         var resumptionsByResumer: [Int: [TaskResumption]] = [:]
         var suspendedForever = Set<Int>()
+        var heldByCanary: [Int: Int] = [:]  // canary → task
         for resumption in scan.resumptions {
-            if let resumer = resumption.resumer {
+            if let resumer = resumption.resumer, resumer == resumption.storage {
+                heldByCanary[resumer] = resumption.task  // a checked continuation's canary
+            } else if let resumer = resumption.resumer {
                 resumptionsByResumer[resumer, default: []].append(resumption)
             } else {
                 suspendedForever.insert(resumption.task)
             }
         }
+        let rawBySource = Dictionary(grouping: scan.rawReferences, by: \.from)
+        let childrenByParent = Dictionary(grouping: scan.childAttributions, by: \.parent).mapValues { $0.map(\.child) }
         for (source, node) in nodes.enumerated() {
             guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[source].address)) else { continue }
             var pending = resumptionsByResumer[node] ?? []
@@ -267,8 +273,22 @@ public struct HeapWalker {
                     references.append(Reference(from: source, to: targetIndex, path: path, ownership: ownership))
                     if targetIsBox { boxes.insert(targetIndex) }
                 })
+            if let task = heldByCanary[node], let taskIndex = graphIndex(task) {
+                references.append(
+                    Reference(from: source, to: taskIndex, path: [.property("continuation"), .resumesTask], ownership: .strong))
+            }
             if suspendedForever.contains(node) {
                 references.append(Reference(from: source, to: source, path: [.suspendedForever], ownership: .strong))
+            }
+            for child in childrenByParent[node] ?? [] {
+                if let target = graphIndex(child) {
+                    references.append(Reference(from: source, to: target, path: [.childTask], ownership: .strong))
+                }
+            }
+            for raw in rawBySource[node] ?? [] {
+                if let target = graphIndex(raw.to) {
+                    references.append(Reference(from: source, to: target, path: [raw.step], ownership: .strong))
+                }
             }
         }
         graph.references = references
