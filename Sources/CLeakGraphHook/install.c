@@ -207,7 +207,7 @@ static int lg_install_with(unsigned max_frames, lg_mode mode, bool preloaded, ch
         lg_set_error(error, error_len, "Unknown recording mode %d.", (int)mode);
         return LG_ERR_INVALID_ARGUMENT;
     }
-    // The installing thread's own allocations (libelf, dlsym) must not reach a half-set hook.
+    // The installing thread's own allocations (dlsym, the symbol-table reader) must not reach a half-set hook.
     lg_thread_ignore_begin();
     pthread_mutex_lock(&lg_state.install_mutex);
     int result = lg_install_locked(max_frames, mode, preloaded, error, error_len);

@@ -62,24 +62,33 @@ public enum LeakChecker {
     ///     thread with a signal while it reads memory (docs/how-it-works.md, "Orphaned retains"), so a
     ///     blocking system call of another thread may return `EINTR`; `leakgraph run` does it at exit.
     public static func captureLeakedGraph(liveTypes: Bool = false, orphanScan: Bool = false) -> ObjectGraph {
-        var pause = Duration.zero
-        return captureLeakedGraph(liveTypes: liveTypes, orphanScan: orphanScan, pause: &pause)
+        var steps = LeakCheckSteps()
+        return captureLeakedGraph(liveTypes: liveTypes, orphanScan: orphanScan, steps: &steps)
     }
 
-    /// ``captureLeakedGraph(liveTypes:orphanScan:)``, and how long the heap was frozen (`pause`): from
-    /// before the hook's locks are taken until after they are released.
+    /// ``captureLeakedGraph(liveTypes:orphanScan:)``, and how long each step took (`steps`), the heap
+    /// frozen among them (``LeakCheckSteps/frozen``): from before the hook's locks are taken until after
+    /// they are released.
     ///
     /// `knownOrphans`: addresses an earlier scan proved orphaned (see
     /// `LeakReport/orphanAddresses`). No word anywhere referenced them then, so nothing the program
     /// holds can reference them since; one still alive with unexplained retains stays an orphan, even
     /// though the earlier check's own freed buffers may now hold copies of its address.
     static func captureLeakedGraph(
-        liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = [], pause: inout Duration
+        liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = [], steps: inout LeakCheckSteps
     ) -> ObjectGraph {
         let clock = ContinuousClock()
         let start = clock.now
-        defer { pause = clock.now - start }
+        defer { steps.frozen = clock.now - start }
         return Recorder.withFrozenObjects { objects in
+            var mark = clock.now
+            /// The time since the previous step ended.
+            func lap() -> Duration {
+                let now = clock.now
+                defer { mark = now }
+                return now - mark
+            }
+            steps.snapshot = mark - start
             // Every address comes from the frozen table, so its record exists; an empty record (no
             // metadata) would only make the walk skip the object.
             let record = { (position: Int) in
@@ -88,10 +97,12 @@ public enum LeakChecker {
             }
             let walker = HeapWalker()
             let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
+            steps.walk = lap()
             // Orphans: objects whose unexplained retains nothing in the process can hold (the holder
             // scan reads every other place a pointer can live while the heap is frozen).
             let (orphans, holderDiagnostics) = orphanScan
                 ? OrphanSearch.orphans(in: scan, objects: objects, known: knownOrphans) : ([], [])
+            steps.orphanScan = lap()
             let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph, orphans: orphans)
             var graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
             graph.diagnostics += holderDiagnostics
@@ -100,6 +111,7 @@ public enum LeakChecker {
             if liveTypes {
                 graph.liveTypes = scan.liveTypes
             }
+            steps.leakedGraph = lap()
             return graph
         }
     }
@@ -165,19 +177,26 @@ public enum LeakChecker {
         knownOrphans: Set<UInt> = [], diagnosticSites: Bool = true, stacks: SymbolizedStackCache?,
         resolve: @escaping StackResolver = resolveStack(_:with:executablePath:)
     ) -> MeasuredLeakCheck {
-        var pause = Duration.zero
+        var steps = LeakCheckSteps()
+        let clock = ContinuousClock()
+        var symbolizing = Duration.zero
         // Every check marks where it began, scanning or not: the frames of a check running on another
         // thread hold copies of every object's address, and a scan in progress must not take them
         // for holders (it reads a marked thread's stack from the mark up).
         HolderScan.enterCheck()
         defer { HolderScan.leaveCheck() }
         let report = Recorder.ignoringCurrentThread {
-            let analysis = LeakAnalysis.analyze(captureLeakedGraph(
-                liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, pause: &pause))
+            let graph = captureLeakedGraph(liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps)
+            let analyzing = clock.now
+            let analysis = LeakAnalysis.analyze(graph)
+            steps.analysis = clock.now - analyzing
+            let reporting = clock.now
             let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             // Made on the first stack the cache does not hold; a failure is said once, in the diagnostics.
             var symbolizer: Result<Symbolizer, any Error>?
             let symbolize = { (stackID: UInt32) -> [SymbolizedFrame]? in
+                let start = clock.now
+                defer { symbolizing += clock.now - start }
                 if symbolizer == nil {
                     symbolizer = Result { try Symbolizer() }
                 }
@@ -194,8 +213,11 @@ public enum LeakChecker {
                     WalkDiagnostic(
                         typeName: "(creation stacks)", reason: "not symbolized: \(error)", objectCount: analysis.leaked.count))
             }
+            steps.symbolization = symbolizing
+            steps.report = clock.now - reporting - symbolizing
             return report
         }
-        return MeasuredLeakCheck(report: report, pause: pause)
+        steps.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
+        return MeasuredLeakCheck(report: report, pause: steps.frozen, steps: steps)
     }
 }

@@ -1,0 +1,62 @@
+import CLeakGraphContract
+import CLeakGraphHook
+import Foundation
+import LeakGraph
+import LeakGraphReport
+
+/// `LG_CHECKER_INTERFACE_VERSION`: the preload library loads this library only when it answers the
+/// version it was built with.
+@_cdecl("leakgraph_checker_interface_version")
+public func leakgraphCheckerInterfaceVersion() -> Int32 {
+    Int32(LG_CHECKER_INTERFACE_VERSION)
+}
+
+/// Called by the preload library (CLeakGraphPreloadStart) for the final check — when the checked
+/// program exits normally, or a terminating signal asks for it: runs the leak check and writes the
+/// JSON report for `leakgraph run` to read, with the renderings `LEAKGRAPH_RENDER` asked for beside
+/// it. `lg_checker_check_fn` in `CLeakGraphContract.h`.
+///
+/// The report names the program `LEAKGRAPH_PROGRAM` gave, this process's arguments and
+/// `exitStatus` (see ``PreloadRequest``), and the terminating signal that asked for the check, if
+/// any (`signal`, 0 for none: the report's `program.signal`). Every file is written through a `.partial` name and
+/// renamed into place, the synopsis last, so the CLI never reads half a file (``PreloadFiles``). A
+/// failure is written as one sentence to `<output>` + `LG_REPORT_ERROR_SUFFIX`.
+@_cdecl("leakgraph_checker_check")
+public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, _ exitStatus: Int32, _ signal: Int32) {
+    let settings = request.pointee
+    let outputPath = String(cString: settings.output_path)
+    guard PreloadBinding.isBound else {
+        PreloadFiles(outputPath: outputPath).writeError(PreloadBinding.unboundMessage)
+        return
+    }
+    let check = LeakChecker.measuredCheck(liveTypes: settings.live_types != 0, orphanScan: settings.orphan_scan != 0)
+    var report = check.report
+    var steps = check.steps
+    steps.loading = .nanoseconds(Int64(settings.load_nanoseconds))
+    // Read after the check: the strings and arrays made here are Swift objects the check would count.
+    let request = PreloadRequest(
+        outputPath: outputPath, programPath: String(cString: settings.program_path),
+        arguments: Array(CommandLine.arguments.dropFirst()), exitStatus: exitStatus, render: settings.render
+    )
+    report.program = request.program
+    if signal != 0 {
+        report.program.signal = PreloadSignalName.name(of: signal)
+    }
+    let why = String(cString: settings.why).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    if !why.isEmpty {
+        report.why = why.map { LeakChecker.retainers(ofType: $0) }
+    }
+    let files = PreloadFiles(outputPath: request.outputPath)
+    let writing = ContinuousClock.now
+    do {
+        try files.write(report, request: request)
+    } catch {
+        files.writeError("the leak report could not be written to \(request.outputPath): \(error)")
+    }
+    steps.writing = ContinuousClock.now - writing
+    if settings.verbose != 0 {
+        steps.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
+        let line = "leakgraph: " + steps.line(objects: report.summary.trackedObjects) + "\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+    }
+}
