@@ -186,12 +186,19 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
 
     void *object = original(metadata, size, align_mask);
     if (LG_LIKELY(object != NULL) && mode == LG_MODE_TRACK) {
+        // A class instance of exactly its class's size needs no slab record (LG_ENTRY_INLINE): its
+        // size is read back from the metadata. Metadata kind 0 (or an isa pointer) is a class.
+        uintptr_t kind = *(const uintptr_t *)metadata;
+        bool sized_class = (kind == 0 || kind > 0x7FF) &&
+                           *(const uint32_t *)((const char *)metadata + LG_CLASS_INSTANCE_SIZE_OFFSET) == size;
+        uint32_t stack_bits = stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : (stack_id & LG_SLOT_NO_STACK);
         // Nobody else has the object yet, so nobody can free it before its record exists. An object
         // that cannot be stored (out of memory) is simply not tracked.
         lg_shard *shard = &lg_state.shards[thread->shard];
         lg_spin_lock(&shard->lock);
-        lg_table_insert_locked(thread->shard, (uintptr_t)object,
-                               lg_slot_make(size, stack_id, lg_scope_stamp(scope)));
+        uint32_t scope_id = lg_scope_stamp(scope);
+        lg_table_insert_locked(thread->shard, (uintptr_t)object, lg_slot_make(size, stack_id, scope_id),
+                               sized_class && scope_id == 0 ? LG_ENTRY_INLINE | stack_bits : 0);
         lg_spin_unlock(&shard->lock);
     }
 
@@ -249,7 +256,7 @@ void lg_task_created(void *task, void *initial_context, void *closure_context, s
     lg_shard *shard = &lg_state.shards[thread->shard];
     lg_spin_lock(&shard->lock);
     lg_table_insert_locked(thread->shard, (uintptr_t)task,
-                           lg_slot_make((size_t)offset + 16, stack_id, lg_scope_stamp(scope)));
+                           lg_slot_make((size_t)offset + 16, stack_id, lg_scope_stamp(scope)), 0);
     lg_spin_unlock(&shard->lock);
     lg_tls_ignore = 0;
 }
@@ -314,7 +321,7 @@ __attribute__((noinline)) static void lg_free_tracked(void *pointer, uint32_t en
         return;
     }
     for (;;) {
-        lg_shard *shard = lg_table_shard_of(entry);
+        lg_shard *shard = lg_table_lock_shard(entry, address);
         lg_spin_lock(&shard->lock);
         bool removed = lg_table_remove_locked(address, entry);
         lg_spin_unlock(&shard->lock);
@@ -337,7 +344,7 @@ void lg_free(void *pointer) {
         if (entry != 0) {
             // The common case inline: not frozen by this thread, entry unchanged under the lock.
             if (LG_LIKELY(!lg_tls_holds_freeze)) {
-                lg_shard *shard = lg_table_shard_of(entry);
+                lg_shard *shard = lg_table_lock_shard(entry, (uintptr_t)pointer);
                 lg_spin_lock(&shard->lock);
                 bool removed = lg_table_remove_locked((uintptr_t)pointer, entry);
                 lg_spin_unlock(&shard->lock);

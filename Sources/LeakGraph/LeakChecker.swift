@@ -96,7 +96,7 @@ public enum LeakChecker {
                     ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
             }
             let walker = HeapWalker()
-            let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
+            let scan = walker.scan(addresses: objects, record: record)
             steps.walk = lap()
             // Orphans: objects whose unexplained retains nothing in the process can hold (the holder
             // scan reads every other place a pointer can live while the heap is frozen).

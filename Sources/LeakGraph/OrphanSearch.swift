@@ -1,3 +1,4 @@
+import CLeakGraphContract
 import Foundation
 import LeakGraphAnalysis
 import LeakGraphHeap
@@ -31,16 +32,30 @@ enum OrphanSearch {
             unexplained.removeAll { knownSet.contains($0) }
         }
         guard !unexplained.isEmpty else { return (knownNodes, []) }
+        let candidateRange = { (address: UInt) in
+            address ..< address + max(UInt(Recorder.frozenRecord(at: address)?.size ?? 16), 16)
+        }
+        // First the cheap pass: candidates a global holds need no scan of the whole process (and when
+        // every candidate is held so, the holder scan does not run).
+        let statics = HolderScan.heldByStaticData(
+            count: unexplained.count, candidate: { candidateRange(address(unexplained[$0])) }, module: #dsohandle)
+        if let statics {
+            unexplained = unexplained.indices.filter { !statics.held[$0] }.map { unexplained[$0] }
+        }
+        let statistics = getenv(LG_ENV_ORPHAN_SCAN_STATS) != nil
+        if statistics, let statics {
+            // The measurement knob of docs/performance.md ("The orphan scan"); written to standard error.
+            let line = "leakgraph: orphan scan: \(statics.held.count) candidates, \(statics.held.count - unexplained.count) held by "
+                + "globals (\(statics.bytesRead) bytes of static data read)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        guard !unexplained.isEmpty else { return (knownNodes, []) }
         // Node order is address order (the snapshot is sorted), so the candidates come out ascending.
         let result = HolderScan.scan(
             count: unexplained.count,
-            candidate: { index in
-                let address = objects[scan.recordPosition(ofNode: unexplained[index])]
-                let size = UInt(Recorder.frozenRecord(at: address)?.size ?? 16)
-                return address ..< address + max(size, 16)
-            },
+            candidate: { candidateRange(address(unexplained[$0])) },
             objects: objects)
-        if getenv("LEAKGRAPH_ORPHAN_SCAN_STATS") != nil {
+        if statistics {
             // The measurement knob of docs/performance.md ("The orphan scan"); written to standard error.
             let line = result.map {
                 "leakgraph: orphan scan: \(unexplained.count) candidates, \($0.bytesRead) bytes in \($0.mappingsRead) mappings, "

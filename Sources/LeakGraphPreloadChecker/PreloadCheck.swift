@@ -23,6 +23,10 @@ public func leakgraphCheckerInterfaceVersion() -> Int32 {
 /// failure is written as one sentence to `<output>` + `LG_REPORT_ERROR_SUFFIX`.
 @_cdecl("leakgraph_checker_check")
 public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, _ exitStatus: Int32, _ signal: Int32) {
+    // Nothing this thread makes from here on is recorded: the check's own objects are no part of the
+    // program's heap (and, held by this thread's frames, would need the holder scan to explain).
+    lg_thread_ignore_begin()
+    defer { lg_thread_ignore_end() }
     let settings = request.pointee
     let outputPath = String(cString: settings.output_path)
     guard PreloadBinding.isBound else {

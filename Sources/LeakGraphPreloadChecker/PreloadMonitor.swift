@@ -1,4 +1,5 @@
 import CLeakGraphContract
+import CLeakGraphHook
 import LeakGraph
 import Synchronization
 
@@ -32,6 +33,9 @@ enum PreloadMonitor {
 /// in `CLeakGraphContract.h`.
 @_cdecl("leakgraph_checker_monitor_check")
 public func leakgraphCheckerMonitorCheck(_ request: UnsafePointer<lg_checker_request>) {
+    // The monitor's own objects (its state, caches, reports) are no part of the program's heap.
+    lg_thread_ignore_begin()
+    defer { lg_thread_ignore_end() }
     guard PreloadBinding.isBound else {
         LeakMonitorConfiguration().logger.error("LeakGraph: no periodic check can run: \(PreloadBinding.unboundMessage)")
         return

@@ -57,18 +57,33 @@ public struct HeapWalker {
     /// `record(i).address`, and cheaper. Reference targets are found by binary search over `address`;
     /// `record` is called once per record.
     public func scan(count: Int, address: (Int) -> UInt, record: (Int) -> HeapObjectRecord) -> HeapScan {
+        scan(count: count, address: address, sorted: nil, record: record)
+    }
+
+    /// ``scan(count:address:record:)`` of the records whose addresses are `addresses` (ascending: the
+    /// recorder's frozen snapshot), the `i`-th record given by `record(i)`: references are resolved by
+    /// a binary search of the buffer itself. The scan keeps the buffer: use it (``HeapScan/node(at:address:)``,
+    /// ``objectGraph(of:in:addresses:record:)``) only while the buffer is valid.
+    public func scan(addresses: UnsafeBufferPointer<UInt>, record: (Int) -> HeapObjectRecord) -> HeapScan {
+        scan(count: addresses.count, address: { addresses[$0] }, sorted: addresses, record: record)
+    }
+
+    private func scan(
+        count: Int, address: (Int) -> UInt, sorted: UnsafeBufferPointer<UInt>?, record: (Int) -> HeapObjectRecord
+    ) -> HeapScan {
         precondition(count < Int(UInt32.max), "a heap walk numbers objects with 32 bits")
         var retainCounts: [UInt32] = []
         retainCounts.reserveCapacity(count)
-        var planIDs: [UInt32] = []
+        var planIDs = PlanIDs()
         planIDs.reserveCapacity(count)
         var skipped: [Int] = []  // records that are no node: rare
         var distinctPlans: [ObjectPlan] = []
         var planID: [ObjectIdentifier: UInt32] = [:]
         var lastMetadata: UInt = 0
-        var lastPlan: (plan: ObjectPlan, id: UInt32)?
+        var lastID: UInt32?
         var planBytes: [Int] = []
         var planStack: [Int?] = []  // per plan: the creation stack of its first object with one
+        var planHasStack: [Bool] = []
 
         for position in 0 ..< count {
             let record = record(position)
@@ -79,33 +94,36 @@ public struct HeapWalker {
                 skipped.append(position)
                 continue
             }
-            // Objects of one type cluster in memory: remember the last plan before asking the cache.
-            let current: (plan: ObjectPlan, id: UInt32)
-            if let lastPlan, record.metadata == lastMetadata {
-                current = lastPlan
+            // Objects of one type cluster in memory: remember the last plan's id before asking the cache
+            // (an id, not the plan: no retain per object).
+            let id: UInt32
+            if let lastID, record.metadata == lastMetadata {
+                id = lastID
             } else {
                 let plan = plans.plan(for: metadata)
                 let key = ObjectIdentifier(plan)
                 if let known = planID[key] {
-                    current = (plan, known)
+                    id = known
                 } else {
-                    current = (plan, UInt32(distinctPlans.count))
-                    planID[key] = current.id
+                    id = UInt32(distinctPlans.count)
+                    planID[key] = id
                     distinctPlans.append(plan)
                     planBytes.append(0)
                     planStack.append(nil)
+                    planHasStack.append(false)
                 }
-                lastPlan = current
+                lastID = id
                 lastMetadata = record.metadata
             }
             retainCounts.append(UInt32(clamping: lg_retain_count(object)))
-            planIDs.append(current.id)
-            planBytes[Int(current.id)] += record.size
-            if planStack[Int(current.id)] == nil, let stack = record.stackID {
-                planStack[Int(current.id)] = stack
+            planIDs.append(id)
+            planBytes[Int(id)] &+= record.size
+            if !planHasStack[Int(id)], let stack = record.stackID {
+                planStack[Int(id)] = stack
+                planHasStack[Int(id)] = true
             }
         }
-        let index = AddressIndex(count: count, skipped: skipped, address: address)
+        let index = AddressIndex(count: count, skipped: skipped, address: address, sorted: sorted)
 
         var currentSource = 0
         var continuations: [(holder: Int, task: UInt)] = []
@@ -118,25 +136,58 @@ public struct HeapWalker {
         offsets.reserveCapacity(retainCounts.count + 1)
         var targets: [UInt32] = []
         targets.reserveCapacity(retainCounts.count)
+        // Per plan: its strong slots when the fast path can read them (StrongSlots), flattened into one
+        // table read through buffers, so that the loop copies no array per object.
+        var fastStart = [Int32](repeating: -1, count: distinctPlans.count + 1)
+        var fastOffsets: [Int] = []
+        var fastBridge: [Bool] = []
+        for (id, plan) in distinctPlans.enumerated() {
+            guard index.holdsAddresses, let slots = StrongSlots(plan) else { continue }
+            fastStart[id] = Int32(fastOffsets.count)
+            fastOffsets += slots.offsets
+            fastBridge += slots.kinds.map { $0 == .bridgeObject }
+        }
+        var fastEnd = [Int32](repeating: 0, count: distinctPlans.count)
+        for id in distinctPlans.indices where fastStart[id] >= 0 {
+            fastEnd[id] = fastStart[id] + Int32(StrongSlots(distinctPlans[id])!.offsets.count)
+        }
+        let hasUnreadable = distinctPlans.map { !$0.unreadable.isEmpty }
+        let isEmpty = distinctPlans.map { $0.slots.isEmpty && $0.tail == nil }
         for source in 0 ..< retainCounts.count {
             let id = Int(planIDs[source])
-            let plan = distinctPlans[id]
-            if !plan.unreadable.isEmpty {
+            if hasUnreadable[id] {
                 unreadableCounts[id] += 1
             }
-            if plan.slots.isEmpty, plan.tail == nil {
+            if isEmpty[id] {
                 offsets.append(offsets[source])
                 continue
             }
-            guard let object = UnsafeRawPointer(bitPattern: address(index.recordPosition(ofNode: source))) else {
+            let sourcePosition = skipped.isEmpty ? source : index.recordPosition(ofNode: source)
+            guard let object = UnsafeRawPointer(bitPattern: index.address(ofNode: source) ?? address(sourcePosition)) else {
                 offsets.append(offsets[source])
                 continue
             }
+            let start = Int(fastStart[id])
+            if start >= 0 {
+                for slot in start ..< Int(fastEnd[id]) {
+                    let word = object.word(at: fastOffsets[slot])
+                    guard word != 0, !fastBridge[slot] || word >> 60 == 0,
+                        let node = index.node(at: word, near: sourcePosition)
+                    else { continue }
+                    targets.append(UInt32(node))
+                }
+                precondition(targets.count < Int(UInt32.max), "a heap walk numbers references with 32 bits")
+                offsets.append(UInt32(targets.count))
+                continue
+            }
+            let plan = distinctPlans[id]
             currentSource = source
             scanner.scan(
                 object: object, plan: plan,
                 found: { _, ownership, target, _ in
-                    guard ownership == .strong, let node = index.node(at: target, address: address) else { return }
+                    guard ownership == .strong else { return }
+                    let node = index.holdsAddresses ? index.node(at: target, near: sourcePosition) : index.node(at: target, address: address)
+                    guard let node else { return }
                     targets.append(UInt32(node))
                 },
                 unreadable: { reason in objectUnreadable[DynamicKey(typeName: plan.typeName, reason: reason), default: 0] += 1 })
@@ -190,6 +241,13 @@ public struct HeapWalker {
     /// - Complexity: O(*k* log *n* + *r* log *n*) for *k* nodes and the *r* references found in them.
     public func objectGraph(of nodes: [Int], in scan: HeapScan, record: (Int) -> HeapObjectRecord) -> ObjectGraph {
         objectGraph(of: nodes, in: scan, address: { record($0).address }, record: record)
+    }
+
+    /// ``objectGraph(of:in:record:)`` of a scan made by ``scan(addresses:record:)``, with the same buffer.
+    public func objectGraph(
+        of nodes: [Int], in scan: HeapScan, addresses: UnsafeBufferPointer<UInt>, record: (Int) -> HeapObjectRecord
+    ) -> ObjectGraph {
+        objectGraph(of: nodes, in: scan, address: { addresses[$0] }, record: record)
     }
 
     /// ``objectGraph(of:in:record:)`` with the records' addresses given apart, as for
