@@ -2,6 +2,13 @@
 import Glibc
 #endif
 
+/// How far a leak check has come: the step it is in (`walk`, `orphan scan`, `leaked objects`,
+/// `analysis`, `report`) and, during the walk, the objects done of the total (each object counts twice:
+/// read, then its references followed; 0 and 0 in the other steps). Called on the checking thread,
+/// while the heap is frozen for the first steps: it must not allocate a tracked object or wait for
+/// another thread.
+package typealias LeakCheckProgress = (_ step: String, _ done: Int, _ total: Int) -> Void
+
 /// How long each step of a leak check took (``MeasuredLeakCheck/steps``): what `leakgraph run
 /// --verbose` prints after the check at exit, and what a slow check is explained by.
 ///

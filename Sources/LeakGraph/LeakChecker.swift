@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphAnalysis
 import LeakGraphHeap
 import LeakGraphModel
@@ -75,7 +75,8 @@ public enum LeakChecker {
     /// holds can reference them since; one still alive with unexplained retains stays an orphan, even
     /// though the earlier check's own freed buffers may now hold copies of its address.
     static func captureLeakedGraph(
-        liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = [], steps: inout LeakCheckSteps
+        liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = [], steps: inout LeakCheckSteps,
+        progress: LeakCheckProgress? = nil
     ) -> ObjectGraph {
         let clock = ContinuousClock()
         let start = clock.now
@@ -96,13 +97,16 @@ public enum LeakChecker {
                     ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
             }
             let walker = HeapWalker()
-            let scan = walker.scan(addresses: objects, record: record)
+            progress?("walk", 0, 2 * objects.count)
+            let scan = walker.scan(addresses: objects, record: record, progress: progress.map { report in { report("walk", $0, $1) } })
             steps.walk = lap()
+            progress?(orphanScan ? "orphan scan" : "leaked objects", 0, 0)
             // Orphans: objects whose unexplained retains nothing in the process can hold (the holder
             // scan reads every other place a pointer can live while the heap is frozen).
             let (orphans, holderDiagnostics) = orphanScan
                 ? OrphanSearch.orphans(in: scan, objects: objects, known: knownOrphans) : ([], [])
             steps.orphanScan = lap()
+            progress?("leaked objects", 0, 0)
             let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph, orphans: orphans)
             var graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
             graph.diagnostics += holderDiagnostics
@@ -158,6 +162,16 @@ public enum LeakChecker {
             knownOrphans: knownOrphans, stacks: nil)
     }
 
+    /// ``measuredCheck(program:executablePath:liveTypes:orphanScan:knownOrphans:)`` that reports how far it
+    /// has come (`leakgraph run`'s progress on a terminal).
+    package static func measuredCheck(
+        liveTypes: Bool, orphanScan: Bool, progress: @escaping LeakCheckProgress
+    ) -> MeasuredLeakCheck {
+        measuredCheck(
+            program: LeakReport.Program(path: "", arguments: [], exitStatus: 0), liveTypes: liveTypes, orphanScan: orphanScan,
+            stacks: nil, progress: progress)
+    }
+
     /// Turns one creation stack into the frames a report shows, with the check's symbolizer.
     typealias StackResolver = @Sendable (_ stackID: UInt32, _ symbolizer: Symbolizer, _ executablePath: String?) -> [SymbolizedFrame]
 
@@ -175,7 +189,7 @@ public enum LeakChecker {
     static func measuredCheck(
         program: LeakReport.Program, executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false,
         knownOrphans: Set<UInt> = [], diagnosticSites: Bool = true, stacks: SymbolizedStackCache?,
-        resolve: @escaping StackResolver = resolveStack(_:with:executablePath:)
+        resolve: @escaping StackResolver = resolveStack(_:with:executablePath:), progress: LeakCheckProgress? = nil
     ) -> MeasuredLeakCheck {
         var steps = LeakCheckSteps()
         let clock = ContinuousClock()
@@ -186,10 +200,13 @@ public enum LeakChecker {
         HolderScan.enterCheck()
         defer { HolderScan.leaveCheck() }
         let report = Recorder.ignoringCurrentThread {
-            let graph = captureLeakedGraph(liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps)
+            let graph = captureLeakedGraph(
+                liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps, progress: progress)
+            progress?("analysis", 0, 0)
             let analyzing = clock.now
             let analysis = LeakAnalysis.analyze(graph)
             steps.analysis = clock.now - analyzing
+            progress?("report", 0, 0)
             let reporting = clock.now
             let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             // Made on the first stack the cache does not hold; a failure is said once, in the diagnostics.

@@ -1,5 +1,8 @@
 import CLeakGraphContract
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import LeakGraphAnalysis
 import LeakGraphHeap
 import LeakGraphModel
@@ -47,7 +50,7 @@ enum OrphanSearch {
             // The measurement knob of docs/performance.md ("The orphan scan"); written to standard error.
             let line = "leakgraph: orphan scan: \(statics.held.count) candidates, \(statics.held.count - unexplained.count) held by "
                 + "globals (\(statics.bytesRead) bytes of static data read)\n"
-            FileHandle.standardError.write(Data(line.utf8))
+            _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         }
         guard !unexplained.isEmpty else { return (knownNodes, []) }
         // Node order is address order (the snapshot is sorted), so the candidates come out ascending.
@@ -61,7 +64,7 @@ enum OrphanSearch {
                 "leakgraph: orphan scan: \(unexplained.count) candidates, \($0.bytesRead) bytes in \($0.mappingsRead) mappings, "
                     + "\($0.threadsStopped) threads stopped for \($0.stoppedNanoseconds / 1000) µs\n"
             } ?? "leakgraph: orphan scan: \(unexplained.count) candidates, abstained\n"
-            FileHandle.standardError.write(Data(line.utf8))
+            _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         }
         guard let result else { return (knownNodes, []) }
         var held = result.heldFromUntrackedMemory

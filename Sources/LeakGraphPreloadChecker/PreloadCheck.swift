@@ -1,6 +1,9 @@
 import CLeakGraphContract
 import CLeakGraphHook
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import LeakGraph
 import LeakGraphReport
 
@@ -33,7 +36,10 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
         PreloadFiles(outputPath: outputPath).writeError(PreloadBinding.unboundMessage)
         return
     }
-    let check = LeakChecker.measuredCheck(liveTypes: settings.live_types != 0, orphanScan: settings.orphan_scan != 0)
+    let progress = CheckProgress()
+    let check = LeakChecker.measuredCheck(
+        liveTypes: settings.live_types != 0, orphanScan: settings.orphan_scan != 0,
+        progress: { progress.update(step: $0, done: $1, total: $2) })
     var report = check.report
     var steps = check.steps
     steps.loading = .nanoseconds(Int64(settings.load_nanoseconds))
@@ -46,10 +52,11 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
     if signal != 0 {
         report.program.signal = PreloadSignalName.name(of: signal)
     }
-    let why = String(cString: settings.why).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    let why = String(cString: settings.why).split(separator: ",").map { String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) }.filter { !$0.isEmpty }
     if !why.isEmpty {
         report.why = why.map { LeakChecker.retainers(ofType: $0) }
     }
+    progress.update(step: "writing the report", done: 0, total: 0)
     let files = PreloadFiles(outputPath: request.outputPath)
     let writing = ContinuousClock.now
     do {
@@ -58,6 +65,7 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
         files.writeError("the leak report could not be written to \(request.outputPath): \(error)")
     }
     steps.writing = ContinuousClock.now - writing
+    progress.finish()
     if settings.verbose != 0 {
         steps.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
         let line = "leakgraph: " + steps.line(objects: report.summary.trackedObjects) + "\n"

@@ -22,6 +22,17 @@ struct LazyCheckerTests {
         #expect(Set(run.report?.leaks.map(\.type) ?? []) == ["Fixture.Owner", "Fixture.Partner"])
     }
 
+    @Test("the checker library needs FoundationEssentials only: not Foundation, its ICU data or libdispatch's overlay")
+    func checkerLinksNoFoundation() throws {
+        let checker = try BuildProducts.preloadLibrary().deletingLastPathComponent().appendingPathComponent("libLeakGraphPreloadChecker.so")
+        let bytes = try Data(contentsOf: checker)
+        // DT_NEEDED names are NUL-terminated strings of the dynamic string table.
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so", "libswiftDispatch.so"] {
+            #expect(bytes.range(of: Data((library + "\0").utf8)) == nil, "\(checker.path) needs \(library)")
+        }
+        #expect(bytes.range(of: Data("libFoundationEssentials.so\0".utf8)) != nil)
+    }
+
     @Test("--verbose: the check at exit says how long each step took and its peak memory")
     func verboseSteps() async throws {
         let run = try await LeakgraphRun.run(try await program(), ["exit", "0"], options: ["--verbose"])

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphHeap
 import LeakGraphRecording
 import LeakGraphReport

@@ -68,8 +68,24 @@ public struct HeapWalker {
         scan(count: addresses.count, address: { addresses[$0] }, sorted: addresses, record: record)
     }
 
+    /// How far a scan has come: called every ``progressInterval`` objects with the objects done and the
+    /// total (each object counts twice: read, then its references followed).
+    package typealias Progress = (_ done: Int, _ total: Int) -> Void
+
+    /// The objects between two calls of a ``Progress``.
+    package static let progressInterval = 1 << 16
+
+    /// ``scan(addresses:record:)`` that reports its progress (a check of millions of objects takes
+    /// seconds).
+    package func scan(
+        addresses: UnsafeBufferPointer<UInt>, record: (Int) -> HeapObjectRecord, progress: Progress?
+    ) -> HeapScan {
+        scan(count: addresses.count, address: { addresses[$0] }, sorted: addresses, record: record, progress: progress)
+    }
+
     private func scan(
-        count: Int, address: (Int) -> UInt, sorted: UnsafeBufferPointer<UInt>?, record: (Int) -> HeapObjectRecord
+        count: Int, address: (Int) -> UInt, sorted: UnsafeBufferPointer<UInt>?, record: (Int) -> HeapObjectRecord,
+        progress: Progress? = nil
     ) -> HeapScan {
         precondition(count < Int(UInt32.max), "a heap walk numbers objects with 32 bits")
         var retainCounts: [UInt32] = []
@@ -86,6 +102,9 @@ public struct HeapWalker {
         var planHasStack: [Bool] = []
 
         for position in 0 ..< count {
+            if let progress, position & (Self.progressInterval - 1) == 0 {
+                progress(position, 2 * count)
+            }
             let record = record(position)
             guard let object = UnsafeRawPointer(bitPattern: record.address),
                 let metadata = UnsafeRawPointer(bitPattern: record.metadata),
@@ -154,6 +173,9 @@ public struct HeapWalker {
         let hasUnreadable = distinctPlans.map { !$0.unreadable.isEmpty }
         let isEmpty = distinctPlans.map { $0.slots.isEmpty && $0.tail == nil }
         for source in 0 ..< retainCounts.count {
+            if let progress, source & (Self.progressInterval - 1) == 0 {
+                progress(count + source, 2 * count)
+            }
             let id = Int(planIDs[source])
             if hasUnreadable[id] {
                 unreadableCounts[id] += 1
