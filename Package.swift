@@ -11,7 +11,10 @@ let package = Package(
     products: [
         .executable(name: "leakgraph", targets: ["leakgraph"]),
         .library(name: "LeakGraph", targets: ["LeakGraph"]),
-        .library(name: "LeakGraphPreload", type: .dynamic, targets: ["LeakGraphPreload"]),
+        // What `leakgraph run` preloads: the hook and the exit and signal plumbing, in C.
+        .library(name: "LeakGraphPreload", type: .dynamic, targets: ["CLeakGraphPreloadStart"]),
+        // What the preload loads beside it when a check runs: the checker, in Swift.
+        .library(name: "LeakGraphPreloadChecker", type: .dynamic, targets: ["LeakGraphPreloadChecker"]),
         .library(name: "LeakGraphTesting", targets: ["LeakGraphTesting"]),
         .library(name: "LeakGraphMetrics", targets: ["LeakGraphMetrics"]),
         .library(name: "LeakGraphService", targets: ["LeakGraphService"]),
@@ -39,7 +42,7 @@ let package = Package(
             dependencies: ["CLeakGraphContract", "CLeakGraphMetadata"],
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [
-                .linkedLibrary("elf"), .linkedLibrary("dl", .when(platforms: [.linux])),
+                .linkedLibrary("dl", .when(platforms: [.linux])),
                 .linkedLibrary("pthread", .when(platforms: [.linux])),
             ]
         ),
@@ -98,9 +101,15 @@ let package = Package(
         // Adapter: leak checks in test targets (assertNoLeaks, the .checksForLeaks trait), reported to
         // XCTest or Swift Testing. The only target that imports a test library.
         .target(name: "LeakGraphTesting", dependencies: ["LeakGraph", "LeakGraphGraphviz", "CLeakGraphContract"]),
-        // Adapter: the library `leakgraph run` preloads into an unmodified program.
-        .target(name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook", "CLeakGraphContract"], cSettings: [.define("_GNU_SOURCE")]),
-        .target(name: "LeakGraphPreload", dependencies: ["LeakGraph", "CLeakGraphPreloadStart", "CLeakGraphContract"]),
+        // Adapter: the library `leakgraph run` preloads into an unmodified program (C only: the hook, the
+        // exit and signal plumbing, the periodic checks' timer) ...
+        .target(
+            name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook", "CLeakGraphContract"],
+            cSettings: [.define("_GNU_SOURCE")],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux]))]
+        ),
+        // ... and the checker it loads from its own folder the first time a check runs.
+        .target(name: "LeakGraphPreloadChecker", dependencies: ["LeakGraph", "CLeakGraphContract", "CLeakGraphHook"]),
         // Adapter: the command-line tool's async-signal-safe signal handling (C).
         .target(name: "CLeakGraphCLISignals"),
         // Adapter: the command-line tool.

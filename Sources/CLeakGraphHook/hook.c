@@ -178,11 +178,17 @@ static inline lg_site lg_capture_site(lg_thread *thread, uintptr_t frame) {
 }
 
 /// Stores the record of `object` (`size` bytes, made at `site`) in the thread's own shard. An object
-/// that cannot be stored (out of memory) is simply not tracked.
-static inline void lg_store_record(const lg_thread *thread, uintptr_t object, size_t size, lg_site site) {
+/// that cannot be stored (out of memory) is simply not tracked. A class instance of exactly its class's
+/// size (`sized_class`) outside any scope needs no slab record (LG_ENTRY_INLINE): its size is read back
+/// from the metadata.
+static inline void lg_store_record(const lg_thread *thread, uintptr_t object, size_t size, lg_site site,
+                                   bool sized_class) {
+    uint32_t stack_bits = site.stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : (site.stack_id & LG_SLOT_NO_STACK);
     lg_shard *shard = &lg_state.shards[thread->shard];
     lg_spin_lock(&shard->lock);
-    lg_table_insert_locked(thread->shard, object, lg_slot_make(size, site.stack_id, lg_scope_stamp(site.scope)));
+    uint32_t scope_id = lg_scope_stamp(site.scope);
+    lg_table_insert_locked(thread->shard, object, lg_slot_make(size, site.stack_id, scope_id),
+                           sized_class && scope_id == 0 ? LG_ENTRY_INLINE | stack_bits : 0);
     lg_spin_unlock(&shard->lock);
 }
 
@@ -208,8 +214,13 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
 
     void *object = original(metadata, size, align_mask);
     if (LG_LIKELY(object != NULL) && mode == LG_MODE_TRACK) {
+        // A class instance of exactly its class's size needs no slab record: its size is read back
+        // from the metadata. Metadata kind 0 (or an isa pointer) is a class.
+        uintptr_t kind = *(const uintptr_t *)metadata;
+        bool sized_class = (kind == 0 || kind > 0x7FF) &&
+                           *(const uint32_t *)((const char *)metadata + LG_CLASS_INSTANCE_SIZE_OFFSET) == size;
         // Nobody else has the object yet, so nobody can free it before its record exists.
-        lg_store_record(thread, (uintptr_t)object, size, site);
+        lg_store_record(thread, (uintptr_t)object, size, site, sized_class);
     }
 
     lg_tls_ignore = 0;
@@ -248,7 +259,7 @@ void lg_task_created(void *task, void *initial_context, void *closure_context, s
     }
     // The task may already be running on another thread, but it cannot be freed before the caller
     // drops the reference swift_task_create returned: the record exists before any free of it.
-    lg_store_record(thread, (uintptr_t)task, (size_t)offset + 16, lg_capture_site(thread, caller_frame));
+    lg_store_record(thread, (uintptr_t)task, (size_t)offset + 16, lg_capture_site(thread, caller_frame), false);
     lg_tls_ignore = 0;
 }
 
@@ -312,7 +323,7 @@ __attribute__((noinline)) static void lg_free_tracked(void *pointer, uint32_t en
         return;
     }
     for (;;) {
-        lg_shard *shard = lg_table_shard_of(entry);
+        lg_shard *shard = lg_table_lock_shard(entry, address);
         lg_spin_lock(&shard->lock);
         bool removed = lg_table_remove_locked(address, entry);
         lg_spin_unlock(&shard->lock);
@@ -335,7 +346,7 @@ void lg_free(void *pointer) {
         if (entry != 0) {
             // The common case inline: not frozen by this thread, entry unchanged under the lock.
             if (LG_LIKELY(!lg_tls_holds_freeze)) {
-                lg_shard *shard = lg_table_shard_of(entry);
+                lg_shard *shard = lg_table_lock_shard(entry, (uintptr_t)pointer);
                 lg_spin_lock(&shard->lock);
                 bool removed = lg_table_remove_locked((uintptr_t)pointer, entry);
                 lg_spin_unlock(&shard->lock);

@@ -1,5 +1,8 @@
 import CLeakGraphContract
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import LeakGraphAnalysis
 import LeakGraphHeap
 import LeakGraphModel
@@ -44,9 +47,29 @@ enum OrphanSearch {
             unexplained.removeAll { knownSet.contains($0) }
         }
         guard !unexplained.isEmpty else { return Found(orphans: knownNodes) }
+        // First the cheap pass: candidates a global holds need no scan of the whole process (and when
+        // every candidate is held so, the holder scan does not run).
+        let statics = HolderScan.heldByStaticData(
+            count: unexplained.count,
+            candidate: { index in
+                let candidate = address(unexplained[index])
+                return candidate ..< candidate + max(UInt(Recorder.frozenRecord(at: candidate)?.size ?? 16), 16)
+            },
+            module: #dsohandle)
+        if let statics {
+            unexplained = unexplained.indices.filter { !statics.held[$0] }.map { unexplained[$0] }
+        }
+        let statistics = getenv(LG_ENV_ORPHAN_SCAN_STATS) != nil
+        if statistics, let statics {
+            // The measurement knob of docs/performance.md ("The orphan scan"); written to standard error.
+            let line = "leakgraph: orphan scan: \(statics.held.count) candidates, \(statics.held.count - unexplained.count) held by "
+                + "globals (\(statics.bytesRead) bytes of static data read)\n"
+            _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        }
+        guard !unexplained.isEmpty else { return Found(orphans: knownNodes) }
         // Node order is address order (the snapshot is sorted), so the candidates come out ascending.
         let result = HolderScan.scan(nodes: unexplained, in: scan, objects: objects)
-        if getenv(LG_ENV_ORPHAN_SCAN_STATS) != nil {
+        if statistics {
             // The measurement knob of docs/performance.md ("The orphan scan"); written to standard error.
             let line = result.map {
                 "leakgraph: orphan scan: \(unexplained.count) candidates, \($0.bytesRead) bytes in \($0.mappingsRead) mappings, "
@@ -54,7 +77,7 @@ enum OrphanSearch {
                     + "\($0.kernelBytes) bytes read from the kernel, \($0.threadsStopped) threads stopped for "
                     + "\($0.stoppedNanoseconds / 1000) µs\n"
             } ?? "leakgraph: orphan scan: \(unexplained.count) candidates, abstained\n"
-            FileHandle.standardError.write(Data(line.utf8))
+            _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         }
         guard let result else { return Found(orphans: knownNodes) }
         var held = result.heldFromUntrackedMemory

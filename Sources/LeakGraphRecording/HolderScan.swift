@@ -198,6 +198,39 @@ public enum HolderScan {
             passes: stats.passes, chunksFollowed: stats.chunks, kernelWords: stats.kernel_words, kernelBytes: stats.kernel_bytes)
     }
 
+    /// The first pass of the orphan search: which of `count` candidates (`candidate(i)`, ascending, not
+    /// overlapping) a global already holds — a word of the loaded modules' writable static data
+    /// (`lg_static_holders`) points into it. No thread is stopped: a word found there holds its
+    /// candidate whatever the program does meanwhile. LeakGraph's own modules (the hook's and the
+    /// caller's, `module`) are not read. `nil` when `/proc/self/maps` cannot be read.
+    ///
+    /// - Complexity: O(*s*) for *s* bytes of static data (a few MB), plus O(log *k*) per word that
+    ///   falls between the lowest and highest candidate.
+    public static func heldByStaticData(
+        count: Int, candidate: (Int) -> Range<UInt>, module: UnsafeRawPointer
+    ) -> (held: [Bool], bytesRead: UInt64)? {
+        guard count > 0 else { return ([], 0) }
+        let ranges = UnsafeMutableBufferPointer<lg_range>.allocate(capacity: count)
+        defer { ranges.deallocate() }
+        for index in 0 ..< count {
+            let range = candidate(index)
+            ranges[index] = lg_range(start: range.lowerBound, end: range.upperBound)
+        }
+        let held = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
+        held.initialize(repeating: 0)
+        defer { held.deallocate() }
+        var bytes: UInt64 = 0
+        let hookModule = unsafeBitCast(lg_static_holders as @convention(c) (
+            UnsafePointer<lg_range>?, Int, UnsafePointer<UnsafeRawPointer?>?, Int, UnsafeMutablePointer<UInt8>?,
+            UnsafeMutablePointer<UInt64>?) -> Int, to: UnsafeRawPointer.self)
+        let modules: [UnsafeRawPointer?] = [hookModule, module]
+        let marked = modules.withUnsafeBufferPointer { skip in
+            lg_static_holders(ranges.baseAddress, count, skip.baseAddress, skip.count, held.baseAddress, &bytes)
+        }
+        guard marked >= 0 else { return nil }
+        return (held.map { $0 != 0 }, bytes)
+    }
+
     /// Up to `count` words at `address` of this process, read without ever faulting (fewer, or none,
     /// where the memory is not readable).
     public static func readWords(at address: UInt, count: Int) -> [UInt] {

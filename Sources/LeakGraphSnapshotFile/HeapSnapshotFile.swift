@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import LeakGraphModel
 import LeakGraphReport
 
@@ -42,12 +45,18 @@ public enum HeapSnapshotFile {
     /// - Throws: ``SnapshotFileError``: a missing or unreadable file, one that is neither, one a newer
     ///   LeakGraph wrote, a truncated or damaged one.
     public static func read(from path: String) throws(SnapshotFileError) -> HeapSnapshot {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
             throw SnapshotFileError(code: .unreadable, message: "cannot read \(path): \(reason)")
         }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard count >= 0 else {
+            throw SnapshotFileError(code: .unreadable, message: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        let head = Data(bytes.prefix(count))
         if head.starts(with: Data("SQLite format 3\0".utf8)) {
             return try SnapshotReader.read(from: path)
         }
@@ -65,7 +74,7 @@ public enum HeapSnapshotFile {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw SnapshotFileError(code: .unreadable, message: "cannot read \(path): \(error.localizedDescription)")
+            throw SnapshotFileError(code: .unreadable, message: "cannot read \(path): \(error)")
         }
         do throws(ReportDecodingError) {
             return HeapSnapshot(report: try LeakReport.decode(from: data))

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 import LeakGraphModel
 
 /// Reads a snapshot file written by ``SnapshotWriter``, checking as it goes that it is whole: the
@@ -24,7 +24,7 @@ enum SnapshotReader {
             guard version >= 1 else { throw damaged("no snapshot format version") }
             return try read(database)
         } catch let error as SnapshotFileError {
-            throw SnapshotFileError(code: error.code, message: error.message.replacingOccurrences(of: "@PATH", with: path))
+            throw SnapshotFileError(code: error.code, message: error.message.replacing("@PATH", with: path))
         } catch let error as SQLiteError {
             if error.code == SQLITE_CANTOPEN || error.code == SQLITE_PERM {
                 throw SnapshotFileError(code: .unreadable, message: "cannot read \(path): \(error.message)")

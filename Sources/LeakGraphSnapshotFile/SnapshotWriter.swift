@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphModel
 
 /// Writes a ``HeapSnapshot`` into a new SQLite database (``SnapshotSchema``), in one transaction with
@@ -29,12 +29,11 @@ enum SnapshotWriter {
 
     private static func writeInfo(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase) throws(SQLiteError) {
         let info = snapshot.info
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         let text: [(String, String)] = [
             ("origin", info.origin.rawValue), ("program_path", info.programPath), ("arguments", json(info.arguments)),
             ("leakgraph_version", info.leakGraphVersion),
-            ("time_utc", formatter.string(from: Date(timeIntervalSince1970: info.time))),
+            ("time_utc", format.format(Date(timeIntervalSince1970: info.time))),
         ]
         let integers: [(String, Int)] = [
             ("format_version", HeapSnapshot.formatVersion), ("process_id", info.processID),

@@ -16,7 +16,7 @@ extension Leakgraph {
                 [--frames <n>] [--live-histogram] [--why <type>…] [--leak-exit-code <n>] [--baseline <file>] \
                 [--write-baseline <file>] [--snapshot <file>] \
                 [--every <duration> [--report-dir <dir>] [--snapshot-dir <dir>] [--check-signal <signal>]] \
-                -- <executable> [<argument> ...]
+                [--verbose] -- <executable> [<argument> ...]
                 """,
             discussion: """
                 The program runs with libLeakGraphPreload.so preloaded; when it exits normally (main \
@@ -85,6 +85,10 @@ extension Leakgraph {
                 valueName: "n"))
         var leakExitCode = Int(RunExitStatus.defaultLeakStatus)
 
+        /// Whether the check at exit says how long each of its steps took (`LEAKGRAPH_VERBOSE`).
+        @Flag(help: "Say on standard error how long each step of the check at exit took (walk, orphan scan, analysis, writing) and its peak memory.")
+        var verbose = false
+
         /// Checks while the program runs (`--every`, `--report-dir`, `--check-signal`).
         @OptionGroup var monitor: MonitorOptions
 
@@ -151,8 +155,11 @@ extension Leakgraph {
 
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
-            let childEnvironment = environment.merging(why.environment) { _, why in why }
+            var childEnvironment = environment.merging(why.environment) { _, why in why }
                 .merging(SnapshotOptions.environment(snapshotPath)) { _, snapshot in snapshot }
+            if verbose {
+                childEnvironment[LG_ENV_VERBOSE] = "1"
+            }
             let check =
                 script
                 ? try FollowedProcesses.check(

@@ -128,6 +128,71 @@ extern "C" {
 /// `LG_ENV_RENDER` lists a known word.
 #define LG_REPORT_SYNOPSIS_SUFFIX ".synopsis"
 
+/// `0`: the check at exit does not look for orphans (the holder scan behind them stops every other
+/// thread and reads the process's writable memory). Absent or anything else: it does.
+#define LG_ENV_ORPHAN_SCAN "LEAKGRAPH_ORPHAN_SCAN"
+/// Set (any value): every check that looks for orphans writes one line to standard error saying what
+/// the holder scan read and how long other threads were stopped (docs/performance.md).
+#define LG_ENV_ORPHAN_SCAN_STATS "LEAKGRAPH_ORPHAN_SCAN_STATS"
+/// `1`: the check at exit writes to standard error how long each of its steps took (loading the
+/// checker, freezing and walking, the orphan scan, the analysis, symbolization, writing) and its peak
+/// memory (`leakgraph run --verbose`). Absent or anything else: it does not.
+#define LG_ENV_VERBOSE "LEAKGRAPH_VERBOSE"
+
+// MARK: The checker library
+
+/// The library the preload library loads (`dlopen`, from its own folder) the first time a check runs:
+/// the heap walk, the analysis and the report, in Swift, with Foundation and libdw. Until then the
+/// checked program carries only the allocation hook and the exit and signal plumbing, in C.
+#define LG_CHECKER_LIBRARY_NAME "libLeakGraphPreloadChecker.so"
+/// The version of `lg_checker_request` and of the entry points below; the preload library refuses a
+/// checker library that answers another (`leakgraph_checker_interface_version`).
+#define LG_CHECKER_INTERFACE_VERSION 1
+
+/// What the preload library read before `main` (the environment is restored then) and hands the
+/// checker library with every check.
+typedef struct lg_checker_request {
+    /// Where the report goes (`LG_ENV_OUTPUT`, or this process's report in the follow directory).
+    const char *output_path;
+    /// `LG_ENV_PROGRAM` (empty when none).
+    const char *program_path;
+    /// The `LG_RENDER_BIT_*` bits of `LG_ENV_RENDER`.
+    unsigned render;
+    /// `LG_ENV_LIVE_TYPES` is `1`.
+    int live_types;
+    /// `LG_ENV_WHY` (empty when none).
+    const char *why;
+    /// The exit check looks for orphans (`LG_ENV_ORPHAN_SCAN` is not `0`).
+    int orphan_scan;
+    /// `LG_ENV_VERBOSE` is `1`.
+    int verbose;
+    /// The monitor's report folder (`LG_ENV_MONITOR_DIRECTORY`, empty when none).
+    const char *monitor_directory;
+    /// The monitor's interval in milliseconds (0: no monitor).
+    unsigned long monitor_interval_ms;
+    /// Where the final check also writes a heap snapshot of the same walk (`LG_ENV_SNAPSHOT`, empty
+    /// when none).
+    const char *snapshot_path;
+    /// The folder where every check of the monitor also writes a heap snapshot
+    /// (`LG_ENV_MONITOR_SNAPSHOT_DIRECTORY`, empty when none).
+    const char *monitor_snapshot_directory;
+    /// Nanoseconds (CLOCK_MONOTONIC) the preload library spent loading the checker library for this
+    /// check (0 when it was loaded already), for `verbose`.
+    unsigned long long load_nanoseconds;
+} lg_checker_request;
+
+/// Implemented by the checker library (`@_cdecl`): `LG_CHECKER_INTERFACE_VERSION`.
+typedef int (*lg_checker_version_fn)(void);
+/// Implemented by the checker library: the final check. Walks the heap, analyses it and writes the
+/// report to `request->output_path` (through `.partial` names), with the renderings asked for beside
+/// it, or one sentence to `<output_path>.error`. `exit_status` is the status the program passed to
+/// `exit` (the low 8 bits), or 128 + `signal` when a terminating signal asked for the check (`signal`
+/// is 0 otherwise).
+typedef void (*lg_checker_check_fn)(const lg_checker_request *request, int exit_status, int signal);
+/// Implemented by the checker library: one check of the monitor (`LG_ENV_MONITOR_INTERVAL`), reported
+/// as `LeakMonitor` reports (the log, the report folder). The first call makes the monitor.
+typedef void (*lg_checker_monitor_check_fn)(const lg_checker_request *request);
+
 /// Creation-stack frames recorded per object when nobody says otherwise.
 #define LG_FRAMES_DEFAULT 16
 /// The most creation-stack frames the allocation hook can record per object.

@@ -172,6 +172,17 @@ void lg_scan_leave_check(void);
 /// Returns LG_SCAN_OK, or LG_SCAN_ABSTAINED (then `held` and `hits` mean nothing).
 int lg_scan_holders(lg_scan_request *request);
 
+/// The orphan search's first pass (static_holders.c): marks in `held` the candidates `[start, end)`
+/// (ascending, not overlapping) that a word of the loaded modules' writable static data (`.data`,
+/// `.got`, `.bss`: globals) could point into, read with `process_vm_readv` without stopping any
+/// thread (a word found makes its candidate held; a holder it misses, the holder scan still finds).
+/// The modules holding any of the `skip_count` addresses `skip_modules` are not read (LeakGraph's
+/// own). Words are masked as `lg_scan_holders` masks them. `held` entries already set stay set.
+/// Returns how many candidates it marked, or -1 when /proc/self/maps cannot be read;
+/// `*bytes_read` gets the bytes read. No allocation, no loader lock: safe while frozen.
+long lg_static_holders(const lg_range *candidates, size_t count, const void *const *skip_modules, size_t skip_count,
+                       uint8_t *held, uint64_t *bytes_read);
+
 /// Copies up to `length` bytes at `address` of this process into `buffer` without ever faulting
 /// (`process_vm_readv`); returns the number of bytes copied (0 when unreadable).
 size_t lg_read_memory(uintptr_t address, void *buffer, size_t length);

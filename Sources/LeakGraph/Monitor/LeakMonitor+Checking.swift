@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphRecording
 import LeakGraphReport
 
@@ -24,7 +24,7 @@ extension LeakMonitor {
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
         if !leaks.cycles.isEmpty {
-            Thread.sleep(forTimeInterval: configuration.confirmationDelay.seconds)
+            PlainThreads.sleep(for: configuration.confirmationDelay)
             let second = LeakChecker.measuredCheck(
                 program: program, orphanScan: configuration.options.scansForOrphans, knownOrphans: first.report.orphanAddresses,
                 stacks: symbolizedStacks, resolve: resolveStack)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphReport
 
 /// What one check of a ``LeakMonitor`` found, or why it was skipped.

@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import LeakGraphReport
 
 /// A folder of JSON reports (or heap snapshots) that keeps the newest few: `leakgraph-<UTC
@@ -20,8 +23,8 @@ struct ReportFolder {
     /// ``kept``. Returns the path written.
     func place(date: Date, check: Int, write: (String) throws -> Void) throws -> String {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let name = Self.prefix + Self.timestamp(date) + "-" + String(format: "%06d", check) + suffix
-        let file = (path as NSString).appendingPathComponent(name)
+        let name = Self.prefix + Self.timestamp(date) + "-" + Self.sixDigits(check) + suffix
+        let file = Self.join(path, name)
         try write(file)
         try removeOldReports()
         return file
@@ -32,8 +35,8 @@ struct ReportFolder {
     func write(_ report: LeakReport, date: Date, check: Int) throws -> String {
         let manager = FileManager.default
         try manager.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let name = Self.prefix + Self.timestamp(date) + "-" + String(format: "%06d", check) + suffix
-        let file = (path as NSString).appendingPathComponent(name)
+        let name = Self.prefix + Self.timestamp(date) + "-" + Self.sixDigits(check) + suffix
+        let file = Self.join(path, name)
         let partial = file + ".partial"
         try report.jsonData().write(to: URL(fileURLWithPath: partial))
         if manager.fileExists(atPath: file) { try manager.removeItem(atPath: file) }
@@ -47,7 +50,7 @@ struct ReportFolder {
         try FileManager.default.contentsOfDirectory(atPath: path)
             .filter { $0.hasPrefix(Self.prefix) && $0.hasSuffix(suffix) }
             .sorted()
-            .map { (path as NSString).appendingPathComponent($0) }
+            .map { Self.join(path, $0) }
     }
 
     private func removeOldReports() throws {
@@ -57,12 +60,29 @@ struct ReportFolder {
         }
     }
 
+    /// `000042`: a check number in six digits at least.
+    static func sixDigits(_ number: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+    }
+
+    /// `folder/name` (one slash between them).
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
     /// `20261123T181502.123Z`: UTC, sortable, no colons.
     static func timestamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
-        return formatter.string(from: date)
+        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func digits(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return digits(parts.tm_year + 1900, 4) + digits(parts.tm_mon + 1, 2) + digits(parts.tm_mday, 2) + "T"
+            + digits(parts.tm_hour, 2) + digits(parts.tm_min, 2) + digits(parts.tm_sec, 2) + "."
+            + digits(Int32(milliseconds % 1000), 3) + "Z"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphAnalysis
 import LeakGraphHeap
 import LeakGraphModel
@@ -43,7 +43,7 @@ enum RetainerSearch {
                         ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
                 }
                 let walker = HeapWalker()
-                let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
+                let scan = walker.scan(addresses: objects, record: record)
                 let selected = select(scan, objects)
                 let strong = scan.strongGraph
                 let reversed = RetainerPaths.Reversed(strong)

@@ -1,6 +1,6 @@
 import LeakGraphHeap
 
-/// What a check's walk holds while the heap is still frozen (``LeakChecker/captureLeakedGraph(liveTypes:orphanScan:knownOrphans:pause:whileFrozen:)``):
+/// What a check's walk holds while the heap is still frozen (``LeakChecker/captureLeakedGraph(liveTypes:orphanScan:knownOrphans:steps:progress:whileFrozen:)``):
 /// the compact scan, the leaked and orphaned nodes found on it, and the frozen records, whose memory
 /// is readable until the freeze ends.
 struct FrozenWalk {

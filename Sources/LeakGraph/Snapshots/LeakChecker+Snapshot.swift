@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphModel
 import LeakGraphRecording
 import LeakGraphReport
@@ -33,10 +33,10 @@ extension LeakChecker {
         defer { HolderScan.leaveCheck() }
         return Recorder.ignoringCurrentThread {
             var capture: SnapshotCapture?
-            var pause = Duration.zero
-            _ = captureLeakedGraph(orphanScan: orphanScan, pause: &pause) { frozen in
-                capture = SnapshotCapture.take(frozen, holders: holders)
-            }
+            var steps = LeakCheckSteps()
+            _ = captureLeakedGraph(
+                orphanScan: orphanScan, steps: &steps,
+                whileFrozen: { frozen in capture = SnapshotCapture.take(frozen, holders: holders) })
             return capture!.finish(program: program ?? LeakMonitor.runningProgram(), executablePath: nil)
         }
     }
@@ -56,6 +56,23 @@ extension LeakChecker {
                 stacks: nil, whileFrozen: { frozen in capture = SnapshotCapture.take(frozen, holders: holders) })
             let snapshot = HolderScan.checking { capture!.finish(program: program, executablePath: executablePath) }
             return (check.report, snapshot)
+        }
+    }
+
+    /// The preload checker's exit check (``measuredCheck(liveTypes:orphanScan:progress:)``), with a heap
+    /// snapshot of the same walk when `snapshot` is true (the holders named).
+    package static func measuredCheck(
+        liveTypes: Bool, orphanScan: Bool, snapshot: Bool, progress: @escaping LeakCheckProgress
+    ) -> (check: MeasuredLeakCheck, snapshot: HeapSnapshot?) {
+        guard snapshot else { return (measuredCheck(liveTypes: liveTypes, orphanScan: orphanScan, progress: progress), nil) }
+        return Recorder.ignoringCurrentThread {
+            var capture: SnapshotCapture?
+            let program = LeakReport.Program(path: "", arguments: [], exitStatus: 0)
+            let check = measuredCheck(
+                program: program, liveTypes: liveTypes, orphanScan: orphanScan, stacks: nil, progress: progress,
+                whileFrozen: { frozen in capture = SnapshotCapture.take(frozen, holders: true) })
+            let snapshot = HolderScan.checking { capture!.finish(program: program, executablePath: nil) }
+            return (check, snapshot)
         }
     }
 }

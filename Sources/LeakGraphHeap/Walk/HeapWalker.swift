@@ -58,21 +58,56 @@ public struct HeapWalker {
     /// `record` is called once per record, and once more for the first object of each diagnostic found
     /// while reading objects (its creation stack names the diagnostic's site).
     public func scan(count: Int, address: (Int) -> UInt, record: (Int) -> HeapObjectRecord) -> HeapScan {
+        scan(count: count, address: address, sorted: nil, record: record)
+    }
+
+    /// ``scan(count:address:record:)`` of the records whose addresses are `addresses` (ascending: the
+    /// recorder's frozen snapshot), the `i`-th record given by `record(i)`: references are resolved by
+    /// a binary search of the buffer itself. The scan keeps the buffer: use it (``HeapScan/node(at:address:)``,
+    /// ``objectGraph(of:in:addresses:record:)``) only while the buffer is valid.
+    public func scan(addresses: UnsafeBufferPointer<UInt>, record: (Int) -> HeapObjectRecord) -> HeapScan {
+        scan(count: addresses.count, address: { addresses[$0] }, sorted: addresses, record: record)
+    }
+
+    /// How far a scan has come: called every ``progressInterval`` objects with the objects done and the
+    /// total (each object counts twice: read, then its references followed).
+    package typealias Progress = (_ done: Int, _ total: Int) -> Void
+
+    /// The objects between two calls of a ``Progress``.
+    package static let progressInterval = 1 << 16
+
+    /// ``scan(addresses:record:)`` that reports its progress (a check of millions of objects takes
+    /// seconds).
+    package func scan(
+        addresses: UnsafeBufferPointer<UInt>, record: (Int) -> HeapObjectRecord, progress: Progress?
+    ) -> HeapScan {
+        scan(count: addresses.count, address: { addresses[$0] }, sorted: addresses, record: record, progress: progress)
+    }
+
+    private func scan(
+        count: Int, address: (Int) -> UInt, sorted: UnsafeBufferPointer<UInt>?, record: (Int) -> HeapObjectRecord,
+        progress: Progress? = nil
+    ) -> HeapScan {
         precondition(count < Int(UInt32.max), "a heap walk numbers objects with 32 bits")
         var retainCounts: [UInt32] = []
         retainCounts.reserveCapacity(count)
-        var planIDs: [UInt32] = []
+        var planIDs = PlanIDs()
         planIDs.reserveCapacity(count)
         var skipped: [Int] = []  // records that are no node: rare
         var distinctPlans: [ObjectPlan] = []
         var planID: [ObjectIdentifier: UInt32] = [:]
         var lastMetadata: UInt = 0
-        var lastPlan: (plan: ObjectPlan, id: UInt32)?
+        var lastID: UInt32?
         var planBytes: [Int] = []
         var planStack: [Int?] = []  // per plan: the creation stack of its first object with one
+        var planHasStack: [Bool] = []
+        var planIsContext: [Bool] = []  // per plan: closure contexts, whose allocated size is checked
         var contextSizes: [(node: UInt32, size: UInt32)] = []
 
         for position in 0 ..< count {
+            if let progress, position & (Self.progressInterval - 1) == 0 {
+                progress(position, 2 * count)
+            }
             let record = record(position)
             guard let object = UnsafeRawPointer(bitPattern: record.address),
                 let metadata = UnsafeRawPointer(bitPattern: record.metadata),
@@ -81,37 +116,41 @@ public struct HeapWalker {
                 skipped.append(position)
                 continue
             }
-            // Objects of one type cluster in memory: remember the last plan before asking the cache.
-            let current: (plan: ObjectPlan, id: UInt32)
-            if let lastPlan, record.metadata == lastMetadata {
-                current = lastPlan
+            // Objects of one type cluster in memory: remember the last plan's id before asking the cache
+            // (an id, not the plan: no retain per object).
+            let id: UInt32
+            if let lastID, record.metadata == lastMetadata {
+                id = lastID
             } else {
                 let plan = plans.plan(for: metadata)
                 let key = ObjectIdentifier(plan)
                 if let known = planID[key] {
-                    current = (plan, known)
+                    id = known
                 } else {
-                    current = (plan, UInt32(distinctPlans.count))
-                    planID[key] = current.id
+                    id = UInt32(distinctPlans.count)
+                    planID[key] = id
                     distinctPlans.append(plan)
                     planBytes.append(0)
                     planStack.append(nil)
+                    planHasStack.append(false)
+                    planIsContext.append(plan.kind == .closureContext)
                 }
-                lastPlan = current
+                lastID = id
                 lastMetadata = record.metadata
             }
-            if current.plan.kind == .closureContext {
+            if planIsContext[Int(id)] {
                 // Closure contexts' allocated sizes, in node order: a layout that does not fit is not read.
                 contextSizes.append((UInt32(retainCounts.count), UInt32(clamping: record.size)))
             }
             retainCounts.append(UInt32(clamping: lg_retain_count(object)))
-            planIDs.append(current.id)
-            planBytes[Int(current.id)] += record.size
-            if planStack[Int(current.id)] == nil, let stack = record.stackID {
-                planStack[Int(current.id)] = stack
+            planIDs.append(id)
+            planBytes[Int(id)] &+= record.size
+            if !planHasStack[Int(id)], let stack = record.stackID {
+                planStack[Int(id)] = stack
+                planHasStack[Int(id)] = true
             }
         }
-        let index = AddressIndex(count: count, skipped: skipped, address: address)
+        let index = AddressIndex(count: count, skipped: skipped, address: address, sorted: sorted)
 
         var currentSource = 0
         var continuations: [(holder: Int, task: UInt)] = []
@@ -128,20 +167,54 @@ public struct HeapWalker {
         offsets.reserveCapacity(retainCounts.count + 1)
         var targets: [UInt32] = []
         targets.reserveCapacity(retainCounts.count)
+        // Per plan: its strong slots when the fast path can read them (StrongSlots), flattened into one
+        // table read through buffers, so that the loop copies no array per object.
+        var fastStart = [Int32](repeating: -1, count: distinctPlans.count + 1)
+        var fastOffsets: [Int] = []
+        var fastBridge: [Bool] = []
+        for (id, plan) in distinctPlans.enumerated() {
+            guard index.holdsAddresses, let slots = StrongSlots(plan) else { continue }
+            fastStart[id] = Int32(fastOffsets.count)
+            fastOffsets += slots.offsets
+            fastBridge += slots.kinds.map { $0 == .bridgeObject }
+        }
+        var fastEnd = [Int32](repeating: 0, count: distinctPlans.count)
+        for id in distinctPlans.indices where fastStart[id] >= 0 {
+            fastEnd[id] = fastStart[id] + Int32(StrongSlots(distinctPlans[id])!.offsets.count)
+        }
+        let hasUnreadable = distinctPlans.map { !$0.unreadable.isEmpty }
+        let isEmpty = distinctPlans.map { $0.slots.isEmpty && $0.tail == nil }
         for source in 0 ..< retainCounts.count {
+            if let progress, source & (Self.progressInterval - 1) == 0 {
+                progress(count + source, 2 * count)
+            }
             let id = Int(planIDs[source])
-            let plan = distinctPlans[id]
-            if !plan.unreadable.isEmpty {
+            if hasUnreadable[id] {
                 unreadableCounts[id] += 1
             }
-            if plan.slots.isEmpty, plan.tail == nil {
+            if isEmpty[id] {
                 offsets.append(offsets[source])
                 continue
             }
-            guard let object = UnsafeRawPointer(bitPattern: address(index.recordPosition(ofNode: source))) else {
+            let sourcePosition = skipped.isEmpty ? source : index.recordPosition(ofNode: source)
+            guard let object = UnsafeRawPointer(bitPattern: index.address(ofNode: source) ?? address(sourcePosition)) else {
                 offsets.append(offsets[source])
                 continue
             }
+            let start = Int(fastStart[id])
+            if start >= 0 {
+                for slot in start ..< Int(fastEnd[id]) {
+                    let word = object.word(at: fastOffsets[slot])
+                    guard word != 0, !fastBridge[slot] || word >> 60 == 0,
+                        let node = index.node(at: word, near: sourcePosition)
+                    else { continue }
+                    targets.append(UInt32(node))
+                }
+                precondition(targets.count < Int(UInt32.max), "a heap walk numbers references with 32 bits")
+                offsets.append(UInt32(targets.count))
+                continue
+            }
+            let plan = distinctPlans[id]
             currentSource = source
             var size = 0
             if plan.kind == .closureContext {
@@ -151,7 +224,9 @@ public struct HeapWalker {
             scanner.scan(
                 object: object, plan: plan, size: size,
                 found: { _, ownership, target, _ in
-                    guard ownership == .strong, let node = index.node(at: target, address: address) else { return }
+                    guard ownership == .strong else { return }
+                    let node = index.holdsAddresses ? index.node(at: target, near: sourcePosition) : index.node(at: target, address: address)
+                    guard let node else { return }
                     targets.append(UInt32(node))
                 },
                 unreadable: { reason in
@@ -207,6 +282,13 @@ public struct HeapWalker {
     /// - Complexity: O(*k* log *n* + *r* log *n*) for *k* nodes and the *r* references found in them.
     public func objectGraph(of nodes: [Int], in scan: HeapScan, record: (Int) -> HeapObjectRecord) -> ObjectGraph {
         objectGraph(of: nodes, in: scan, address: { record($0).address }, record: record)
+    }
+
+    /// ``objectGraph(of:in:record:)`` of a scan made by ``scan(addresses:record:)``, with the same buffer.
+    public func objectGraph(
+        of nodes: [Int], in scan: HeapScan, addresses: UnsafeBufferPointer<UInt>, record: (Int) -> HeapObjectRecord
+    ) -> ObjectGraph {
+        objectGraph(of: nodes, in: scan, address: { addresses[$0] }, record: record)
     }
 
     /// ``objectGraph(of:in:record:)`` with the records' addresses given apart, as for

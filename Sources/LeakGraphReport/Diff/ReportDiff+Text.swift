@@ -33,7 +33,7 @@ extension ReportDiff {
                 let counts = "\(ReportNaming.grouped(change.oldCount)) → \(ReportNaming.grouped(change.newCount))"
                 let bytes = Self.signed(change.newBytes - change.oldBytes) + " bytes"
                 let library = change.knownLibraryLeak == nil ? "" : "  [known library leak]"
-                lines.append("  \(state.padding(toLength: 7, withPad: " ", startingAt: 0)) \(counts) (\(bytes))  \(change.types)  \(change.key)\(library)")
+                lines.append("  \(state + String(repeating: " ", count: max(0, 7 - state.count))) \(counts) (\(bytes))  \(change.types)  \(change.key)\(library)")
             }
         }
         if unchanged > 0 {

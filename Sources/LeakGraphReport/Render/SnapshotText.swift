@@ -10,14 +10,21 @@ public enum SnapshotText {
         let units: [(Double, String)] = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "KB")]
         for (size, unit) in units where Double(value) >= size {
             let scaled = Double(value) / size
-            return (scaled >= 100 ? String(Int(scaled.rounded())) : String(format: "%.1f", scaled)) + " " + unit
+            return (scaled >= 100 ? String(Int(scaled.rounded())) : oneDecimal(scaled)) + " " + unit
         }
         return ReportNaming.count(Int(value), "byte")
     }
 
     /// `12.5 %`.
     public static func percent(_ share: Double) -> String {
-        String(format: "%.1f %%", share * 100)
+        oneDecimal(share * 100) + " %"
+    }
+
+    /// `12.5`: one digit after the point, rounded half away from zero (no Foundation formatter: the
+    /// preload checker links FoundationEssentials only).
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((abs(value) * 10).rounded())
+        return (value < 0 && tenths != 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
     }
 
     /// The heading lines of a snapshot: the program, the time, and the totals.
@@ -130,7 +137,7 @@ public enum SnapshotText {
         return rows.enumerated().map { index, row in
             let name = index == 0 ? title : row[0]
             let clipped = name.count > widths[0] ? String(name.prefix(widths[0] - 1)) + "…" : name
-            var line = "   " + clipped.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+            var line = "   " + clipped + String(repeating: " ", count: max(0, widths[0] - clipped.count))
             for column in 1 ..< row.count {
                 line += "  " + String(repeating: " ", count: widths[column] - row[column].count) + row[column]
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphAnalysis
 import LeakGraphModel
 
@@ -81,10 +81,9 @@ public struct SnapshotSummary: Sendable, Codable, Equatable {
     /// dominators.
     public init(snapshot: HeapSnapshot, analysis: SnapshotAnalysis, by grouping: HeapSnapshot.Grouping = .type, top: Int = 20) {
         let info = snapshot.info
-        let formatter = ISO8601DateFormatter()
         program = info.programPath
         arguments = info.arguments
-        time = formatter.string(from: Date(timeIntervalSince1970: info.time))
+        time = Date(timeIntervalSince1970: info.time).ISO8601Format()
         origin = info.origin.rawValue
         objects = snapshot.objects.count
         bytes = analysis.totalBytes

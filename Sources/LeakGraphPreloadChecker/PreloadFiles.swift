@@ -1,5 +1,8 @@
 import CLeakGraphContract
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import LeakGraphReport
 
 /// The files the preload library leaves for `leakgraph run` (names from `CLeakGraphContract.h`):
