@@ -17,6 +17,7 @@
 #include "lg_internal.h"
 
 #include "CLeakGraphMetadata.h"
+#include "alloc_counts.h"
 
 #ifdef __linux__
 
@@ -192,6 +193,7 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
         lg_spin_lock(&shard->lock);
         lg_table_insert_locked(thread->shard, (uintptr_t)object,
                                lg_slot_make(size, stack_id, lg_scope_stamp(scope)));
+        lg_count_allocation(metadata, size, stack_id, scope);
         lg_spin_unlock(&shard->lock);
     }
 
@@ -250,6 +252,7 @@ void lg_task_created(void *task, void *initial_context, void *closure_context, s
     lg_spin_lock(&shard->lock);
     lg_table_insert_locked(thread->shard, (uintptr_t)task,
                            lg_slot_make((size_t)offset + 16, stack_id, lg_scope_stamp(scope)));
+    lg_count_allocation(*(void **)task, (size_t)offset + 16, stack_id, scope);
     lg_spin_unlock(&shard->lock);
     lg_tls_ignore = 0;
 }

@@ -8,7 +8,7 @@ import CLeakGraphHook
 /// creates, structured or `Task { }`, which inherit task-local values) allocates into it. An
 /// allocation made outside any task (a Dispatch worker, a `Thread`) is stamped with the one open
 /// scope when exactly one is open (tests run one at a time), and with none otherwise; one made in
-/// a task that carries no scope (another test, a detached task) gets none. ``end()`` closes the scope: its records lose the stamp, so the id can be reused.
+/// a task that carries no scope (another test, a detached task) gets none. ``end()`` closes the scope: its records lose the stamp (or take the enclosing scope's), so the id can be reused.
 ///
 /// Up to 4,095 scopes can be open at once.
 public struct AllocationScope: Sendable, Hashable {
@@ -21,14 +21,25 @@ public struct AllocationScope: Sendable, Hashable {
     /// The scope the current task (or thread) allocates into, as a hook token (0 for none).
     @TaskLocal static var currentToken: UInt64 = 0
 
-    /// Opens a scope. Returns `nil` when the recorder is not installed or 4,095 scopes are open.
+    /// Opens a scope, nested in the current task's scope when it has one (see ``parentToken``).
+    /// Returns `nil` when the recorder is not installed or 4,095 scopes are open.
+    ///
+    /// A nested scope (a budget inside a leak check, a check inside a checked test) takes the objects
+    /// made while it is current; when it ends they go back to the scope it is nested in, so that
+    /// scope's check still sees them. While the open scopes form one chain, an allocation no task
+    /// attributes goes to the innermost.
     public static func begin() -> AllocationScope? {
         registerSource
-        let token = lg_scope_begin()
+        let token = lg_scope_begin_within(parentToken)
         return token == 0 ? nil : AllocationScope(token: token)
     }
 
-    /// Closes the scope (once; later calls do nothing). Its objects stay recorded, unscoped.
+    /// The token of the scope a scope opened now is nested in: the current task's (or thread's)
+    /// scope, 0 for none.
+    public static var parentToken: UInt64 { currentToken }
+
+    /// Closes the scope (once; later calls do nothing). Its objects stay recorded, stamped with the
+    /// scope it was nested in (when that one is still open) or with none.
     public func end() {
         lg_scope_end(token)
     }
