@@ -127,6 +127,25 @@ struct AssertAllocationsTests {
         try await trait.provideScope(for: test, testCase: Test.Case.current) { _ = makeBudgetedWidgets(4) }
     }
 
+    @Test("a budget inside a leak check, and a check inside a budget: both see the whole body")
+    func nestedWithLeakCheck() {
+        let leaks = issues {
+            assertNoLeaks { assertAllocations(atMost: 2) { makeFamily(leak: true) } }
+        }
+        #expect(leaks.count == 1, "the budget holds (2 objects); the enclosing leak check reports the cycle")
+        #expect(leaks.first?.text.contains("ScopedParent.child → ScopedChild.parent → ScopedParent") == true)
+        let both = issues {
+            assertAllocations(atMost: 1) { assertNoLeaks { makeFamily(leak: true) } }
+        }
+        #expect(both.count == 2, "the leak check fails, and the enclosing budget counts its body's objects")
+        // The leak check's own work (its report files, the issue it records) is not counted; this test's
+        // `matching:` closure, which Swift Testing calls with the issue, is the test's own code.
+        let budget = both.first { $0.text.contains("over the budget") }?.text ?? ""
+        #expect(budget.contains("ScopedParent × 1 at Fixtures.swift:17 in makeFamily(leak:)"), "\(budget)")
+        #expect(budget.contains("ScopedChild × 1 at Fixtures.swift:18 in makeFamily(leak:)"), "\(budget)")
+        #expect(!budget.contains("LeakGraph"), "\(budget)")
+    }
+
     @Test("parallel tests each count only their own", arguments: [0, 1, 2])
     func parallel(index: Int) throws {
         let expected = [100, 200, 300][index]

@@ -160,10 +160,41 @@ enum AllocationSiteNaming {
             case .runtime, .library:
                 continue
             case .user:
-                return isLeakGraph(frame)
+                let module = swiftModule(of: frame)
+                if let module, toolchainModules.contains(module) {
+                    continue  // a standard library generic specialized into the program: works for its caller
+                }
+                return module.map { leakGraphModules.contains($0) } ?? false
             }
         }
         return false
+    }
+
+    /// Swift modules of the toolchain, whose code (specialized or inlined into the program) allocates
+    /// for its caller.
+    static let toolchainModules: Set<Substring> = [
+        "Swift", "_Concurrency", "_StringProcessing", "_RegexParser", "Synchronization", "Observation",
+        "Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch",
+    ]
+
+    /// The Swift module `frame`'s mangled name starts in (`Swift` for the standard library's
+    /// shorthands), or `nil` for other symbols.
+    static func swiftModule(of frame: SymbolizedFrame) -> Substring? {
+        guard let symbol = frame.rawSymbol else { return nil }
+        for prefix in ["_$s", "$s"] where symbol.hasPrefix(prefix) {
+            let rest = symbol.dropFirst(prefix.count)
+            guard let first = rest.first else { return nil }
+            if first == "s" { return "Swift" }
+            if first == "S" {
+                let second = rest.dropFirst().first
+                return second == "o" || second == "C" ? nil : "Swift"
+            }
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard let length = Int(digits), length > 0 else { return nil }
+            let module = rest.dropFirst(digits.count).prefix(length)
+            return module.count == length ? module : nil
+        }
+        return nil
     }
 
     /// `libXCTest.so`, `libTesting.so`, `lib_TestingInterop.so`, `lib_Testing_Foundation.so`.
@@ -178,16 +209,4 @@ enum AllocationSiteNaming {
         "LeakGraphAnalysis", "LeakGraphSymbolication", "LeakGraphGraphviz", "LeakGraphPreload", "LeakGraphMetrics",
         "LeakGraphService",
     ]
-
-    /// Whether `frame` is LeakGraph's own code: its mangled name starts in one of ``leakGraphModules``.
-    static func isLeakGraph(_ frame: SymbolizedFrame) -> Bool {
-        guard let symbol = frame.rawSymbol else { return false }
-        for prefix in ["_$s", "$s"] where symbol.hasPrefix(prefix) {
-            let rest = symbol.dropFirst(prefix.count)
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            guard let length = Int(digits) else { return false }
-            return leakGraphModules.contains(rest.dropFirst(digits.count).prefix(length))
-        }
-        return false
-    }
 }
