@@ -29,6 +29,7 @@ static char lg_follow_directory[PATH_MAX - 64];
 static char lg_program_path[PATH_MAX];
 static unsigned lg_render_bits;
 static int lg_live_types;
+static int lg_allocations;
 static char lg_why[1024];
 static unsigned long lg_monitor_interval_ms;
 static char lg_monitor_directory[PATH_MAX];
@@ -43,6 +44,8 @@ const char *lg_preload_program_path(void) { return lg_program_path; }
 unsigned lg_preload_render(void) { return lg_render_bits; }
 
 int lg_preload_live_types(void) { return lg_live_types; }
+
+int lg_preload_allocations(void) { return lg_allocations; }
 
 const char *lg_preload_why(void) { return lg_why; }
 unsigned long lg_preload_monitor_interval_ms(void) { return lg_monitor_interval_ms; }
@@ -127,6 +130,7 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_FRAMES);
     unsetenv(LG_ENV_PROGRAM);
     unsetenv(LG_ENV_RENDER);
+    unsetenv(LG_ENV_ALLOCATIONS);
     unsetenv(LG_ENV_MONITOR_INTERVAL);
     unsetenv(LG_ENV_MONITOR_DIRECTORY);
     unsetenv(LG_ENV_MONITOR_SIGNAL);
@@ -263,6 +267,8 @@ static void lg_read_render_request(void) {
     lg_render_bits = lg_contract_parse_render(getenv(LG_ENV_RENDER));
     const char *live_types = getenv(LG_ENV_LIVE_TYPES);
     lg_live_types = live_types != NULL && strcmp(live_types, "1") == 0;
+    const char *allocations = getenv(LG_ENV_ALLOCATIONS);
+    lg_allocations = allocations != NULL && strcmp(allocations, "1") == 0;
     const char *why = getenv(LG_ENV_WHY);
     if (why && strlen(why) < sizeof(lg_why)) strcpy(lg_why, why);
     lg_read_monitor_request();
@@ -314,6 +320,8 @@ __attribute__((constructor)) static void lg_preload_start(void) {
         lg_output_path[0] = 0;
         return;
     }
+    // The profile counts from the first allocation on (before main): nothing made is missed.
+    if (lg_allocations && !lg_count_profile_start()) lg_allocations = 0;
     on_exit(lg_preload_at_exit, NULL);
     lg_termination_signals_install(lg_output_path);
     lg_crash_report_install(lg_output_path);

@@ -1,4 +1,5 @@
 import CLeakGraphContract
+import CLeakGraphHook
 import CLeakGraphPreloadStart
 import Foundation
 import LeakGraph
@@ -15,12 +16,19 @@ import LeakGraphReport
 /// failure is written as one sentence to `<output>` + `LG_REPORT_ERROR_SUFFIX`.
 @_cdecl("leakgraph_preload_check")
 public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStatus: Int32, _ signal: Int32) {
+    // Nothing made from here on is the program's: not recorded, so the report and the allocation
+    // profile never show the check's own objects.
+    lg_thread_ignore_begin()
+    defer { lg_thread_ignore_end() }
     PreloadMonitor.stop()
     let path = String(cString: outputPath)
     // `LEAKGRAPH_ORPHAN_SCAN=0` turns the exit check's orphan scan off (read with getenv: no Swift
     // object is made before the check).
     let orphanScan = getenv("LEAKGRAPH_ORPHAN_SCAN").map { strcmp($0, "0") != 0 } ?? true
     var report = LeakChecker.check(liveTypes: lg_preload_live_types() != 0, orphanScan: orphanScan)
+    if lg_preload_allocations() != 0 {
+        report.allocations = LeakChecker.allocationProfile()
+    }
     // Read after the check: the strings and arrays made here are Swift objects the check would count.
     let request = PreloadRequest(
         outputPath: path, programPath: String(cString: lg_preload_program_path()),

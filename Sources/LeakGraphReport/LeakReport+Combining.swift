@@ -22,7 +22,8 @@ extension LeakReport {
     /// renumbered so that they stay unique and consistent (a leak's `cycle`, a cycle's `members`, `holds`
     /// and `heldCycles`, a suspect's `from`, `to` and `reference`, a proof's `inEdges`); every cycle is
     /// marked with its run's name (``LeakReport/Cycle/run``). Fingerprints and known-library-leak marks
-    /// are kept as they are. Summaries are added up; diagnostics are concatenated.
+    /// are kept as they are. Summaries are added up; diagnostics are concatenated; allocation profiles
+    /// are added up (``AllocationProfile/init(combining:)``).
     ///
     /// - Complexity: O(total size of the reports).
     public init(combining runs: [NamedRun], program: Program) {
@@ -79,5 +80,6 @@ extension LeakReport {
         self.init(
             program: program, summary: summary, leaks: leaks, references: references, cycles: cycles,
             diagnostics: diagnostics)
+        allocations = AllocationProfile(combining: runs.compactMap(\.report.allocations))
     }
 }

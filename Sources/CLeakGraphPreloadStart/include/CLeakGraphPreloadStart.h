@@ -21,6 +21,9 @@ unsigned lg_preload_render(void);
 /// 1 when `leakgraph run` asked for the live-object histogram (`LEAKGRAPH_LIVE_TYPES=1`), else 0.
 int lg_preload_live_types(void);
 
+/// 1 when `leakgraph run --allocations` asked for the allocation profile (`LEAKGRAPH_ALLOCATIONS=1`)
+/// and it runs, else 0.
+int lg_preload_allocations(void);
 /// The types `leakgraph run --why` asked about (`LEAKGRAPH_WHY`, comma-separated), empty when none.
 const char *lg_preload_why(void);
 /// The monitor's interval in milliseconds (`LEAKGRAPH_MONITOR_INTERVAL`), 0 when no monitor was asked for.

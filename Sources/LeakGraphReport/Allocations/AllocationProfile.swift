@@ -108,6 +108,15 @@ public struct AllocationProfile: Sendable, Codable, Equatable {
         self.excludedBytes = excludedBytes
     }
 
+    /// The sum of `profiles` (sites of one type and creation site added up), or `nil` when there is
+    /// none: the profile of several processes (`leakgraph test`, a script's programs).
+    public init?(combining profiles: [AllocationProfile]) {
+        guard !profiles.isEmpty else { return nil }
+        self.init(
+            sites: profiles.flatMap(\.sites), excludedObjects: profiles.reduce(0) { $0 + $1.excludedObjects },
+            excludedBytes: profiles.reduce(0) { $0 + $1.excludedBytes })
+    }
+
     /// An empty profile.
     public static let empty = AllocationProfile(sites: [])
 

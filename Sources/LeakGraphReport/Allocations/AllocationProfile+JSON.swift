@@ -1,0 +1,50 @@
+extension JSONText {
+    /// Writes an allocation profile as its `Codable` conformance does (keys in byte order, a site's
+    /// absent `function`, `file` and `line` left out), for ``LeakReport/jsonData(prettyPrinted:)``.
+    mutating func write(_ profile: AllocationProfile) {
+        openObject()
+        key("aliveBytes")
+        integer(profile.aliveBytes)
+        key("aliveObjects")
+        integer(profile.aliveObjects)
+        key("bytes")
+        integer(profile.bytes)
+        key("excludedBytes")
+        integer(profile.excludedBytes)
+        key("excludedObjects")
+        integer(profile.excludedObjects)
+        key("objects")
+        integer(profile.objects)
+        key("sites")
+        openArray()
+        for site in profile.sites {
+            element()
+            openObject()
+            key("aliveBytes")
+            integer(site.aliveBytes)
+            key("aliveObjects")
+            integer(site.aliveObjects)
+            key("bytes")
+            integer(site.bytes)
+            if let file = site.file {
+                key("file")
+                string(file)
+            }
+            if let function = site.function {
+                key("function")
+                string(function)
+            }
+            if let line = site.line {
+                key("line")
+                integer(line)
+            }
+            key("objects")
+            integer(site.objects)
+            key("type")
+            string(site.type)
+            closeObject()
+        }
+        closeArray()
+        closeObject()
+    }
+}
