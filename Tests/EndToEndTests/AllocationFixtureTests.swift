@@ -69,4 +69,29 @@ struct AllocationFixtureTests {
         #expect(text.contains("(closure context, 2 captures) at main.swift:36 in makeAdder(_:_:)"), "\(text)")
         #expect(text.contains("ALLOCATIONS BY TYPE"))
     }
+
+    @Test("leakgraph diff of two profiles names the site that allocates more; the HTML lists every site")
+    func diffAndHTML() async throws {
+        let program = try await Self.program(.debug)
+        let folder = try Scratch.directory("allocation-diff")
+        let old = folder.appendingPathComponent("old.json")
+        let new = folder.appendingPathComponent("new.json")
+        let html = folder.appendingPathComponent("new.html")
+        let leakgraph = try BuildProducts.leakgraph()
+        let first = try await runProcess(
+            leakgraph, arguments: ["run", "--allocations", "--json", old.path, "--", program.path, "profile"], environment: cleanEnvironment())
+        #expect(first.status == 0, "\(first.summary)")
+        let second = try await runProcess(
+            leakgraph, arguments: ["run", "--allocations", "--json", new.path, "--html", html.path, "--", program.path, "profile"],
+            environment: cleanEnvironment(adding: ["WIDGETS": "1500"]))
+        #expect(second.status == 0, "\(second.summary)")
+        let diff = try await runProcess(leakgraph, arguments: ["diff", old.path, new.path], environment: cleanEnvironment())
+        #expect(diff.status == 0, "more allocations are no leak: \(diff.summary)")
+        #expect(diff.standardOutput.contains("SITES THAT ALLOCATE MORE\n  +500 (+12,000 bytes)  Widget at main.swift:29 in makeWidgets(_:)  (1,000 → 1,500)"), "\(diff.standardOutput)")
+        #expect(!diff.standardOutput.contains("SITES THAT ALLOCATE LESS"), "\(diff.standardOutput)")
+        let page = try String(contentsOf: html, encoding: .utf8)
+        #expect(page.contains("<section id=\"allocations\">"))
+        #expect(page.contains("<td class=\"num\">1,500</td><td class=\"num\">36,000</td><td class=\"num\">1</td><td><code>Fixture.Widget</code></td>"), "\(page)")
+        try? FileManager.default.removeItem(at: folder)
+    }
 }

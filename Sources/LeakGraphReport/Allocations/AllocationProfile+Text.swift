@@ -47,8 +47,11 @@ extension AllocationProfile {
         guard let open = topLevelIndex(of: "(", in: text) else {
             return dropModule(String(text.prefix { $0 != " " }))
         }
-        let name = text[..<open]
+        var name = text[..<open]
         guard !name.isEmpty, !name.contains(" "), let close = matching(open, in: text) else { return String(text) }
+        if name.hasSuffix(">"), let generic = name.lastIndex(of: "<"), !name[generic...].dropFirst().contains("<") {
+            name = name[..<generic]  // `fill<A>`: the generic parameters are not written at a use
+        }
         let parameters = text[text.index(after: open)..<close]
         let labels = splitTopLevel(parameters).map { parameter -> String in
             let trimmed = parameter.drop { $0 == " " }

@@ -61,7 +61,7 @@ func growArray(_ count: Int) -> Int {
     return growths
 }
 
-let widgetCount = 1000
+let widgetCount = Int(getenv("WIDGETS").map { String(cString: $0) } ?? "") ?? 1000
 let adderCount = 500
 let arrayCount = 10_000
 
