@@ -9,9 +9,10 @@
 // stamps nothing. Closing a scope clears its id from every record before the id can be reused.
 //
 // A scope may be nested in another (`lg_scope_begin_within`: a budget inside a leak check). Closing
-// a nested scope stamps its records with the enclosing scope's id instead of none, so the enclosing
-// check still owns what was made inside; and while the open scopes form one chain, allocations the
-// source cannot attribute go to the innermost.
+// a nested scope with `lg_scope_end_into_parent` stamps its records with the enclosing scope's id
+// instead of none, so the enclosing check still owns what was made inside (a leak check's own scope
+// ends with `lg_scope_end`: what it judged is nobody's); and while the open scopes form one chain,
+// allocations the source cannot attribute go to the innermost.
 
 #include "alloc_counts.h"
 
@@ -160,13 +161,8 @@ uint64_t lg_scope_begin_within(uint64_t parent_token) {
     return token;
 }
 
-void lg_scope_end(uint64_t token) {
-    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
-        if (lg_state.delegate.scope_end != NULL) {
-            lg_state.delegate.scope_end(token);
-        }
-        return;
-    }
+/// Ends scope `token`; its records get the enclosing scope's id when `into_parent`, else none.
+static void lg_scope_end_giving(uint64_t token, bool into_parent) {
     uint32_t id = lg_scope_open_id(token);
     if (id == 0) {
         return;
@@ -178,7 +174,7 @@ void lg_scope_end(uint64_t token) {
                                                  memory_order_acq_rel, memory_order_relaxed)) {
         return;
     }
-    // Then the records that have it get the enclosing scope's id, or none. The scope mutex is not
+    // Then the records that have it lose it, or get the enclosing scope's id. The scope mutex is not
     // held here, so a thread that holds the freeze may end a scope without a lock-order inversion
     // with lg_scope_begin. The enclosing scope is looked at with the shard locks held: if it is
     // ending too, its own pass comes after this one and clears what this one gives it.
@@ -186,7 +182,7 @@ void lg_scope_end(uint64_t token) {
     if (!frozen) {
         lg_table_lock_all();
     }
-    lg_table_move_scope_locked(id, lg_scope_parent_id(id));
+    lg_table_move_scope_locked(id, into_parent ? lg_scope_parent_id(id) : 0);
     if (!frozen) {
         lg_table_unlock_all();
     }
@@ -195,6 +191,34 @@ void lg_scope_end(uint64_t token) {
     atomic_fetch_sub_explicit(&lg_state.scopes_open, 1, memory_order_relaxed);
     atomic_store_explicit(&lg_state.sole_scope, lg_scope_sole_locked(), memory_order_relaxed);
     pthread_mutex_unlock(&lg_state.scope_mutex);
+}
+
+void lg_scope_end(uint64_t token) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        if (lg_state.delegate.scope_end != NULL) {
+            lg_state.delegate.scope_end(token);
+        }
+        return;
+    }
+    lg_scope_end_giving(token, false);
+}
+
+void lg_scope_end_into_parent(uint64_t token) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        static _Atomic(void *) forward;
+        void *function = atomic_load_explicit(&forward, memory_order_acquire);
+        if (function == NULL) {
+            function = lg_delegate_symbol("lg_scope_end_into_parent");
+            atomic_store_explicit(&forward, function, memory_order_release);
+        }
+        if (function != NULL) {
+            ((void (*)(uint64_t))function)(token);
+        } else if (lg_state.delegate.scope_end != NULL) {
+            lg_state.delegate.scope_end(token);
+        }
+        return;
+    }
+    lg_scope_end_giving(token, true);
 }
 
 uint32_t lg_scope_of(uintptr_t object) {
@@ -218,6 +242,7 @@ void lg_set_scope_source(lg_scope_source source) {
 
 uint64_t lg_scope_begin(void) { return 0; }
 void lg_scope_end(uint64_t token) { (void)token; }
+void lg_scope_end_into_parent(uint64_t token) { (void)token; }
 uint32_t lg_scope_of(uintptr_t object) {
     (void)object;
     return 0;

@@ -8,7 +8,7 @@ import CLeakGraphHook
 /// creates, structured or `Task { }`, which inherit task-local values) allocates into it. An
 /// allocation made outside any task (a Dispatch worker, a `Thread`) is stamped with the one open
 /// scope when exactly one is open (tests run one at a time), and with none otherwise; one made in
-/// a task that carries no scope (another test, a detached task) gets none. ``end()`` closes the scope: its records lose the stamp (or take the enclosing scope's), so the id can be reused.
+/// a task that carries no scope (another test, a detached task) gets none. ``end(givingObjectsToParent:)`` closes the scope: its records lose the stamp (or take the enclosing scope's), so the id can be reused.
 ///
 /// Up to 4,095 scopes can be open at once.
 public struct AllocationScope: Sendable, Hashable {
@@ -25,8 +25,8 @@ public struct AllocationScope: Sendable, Hashable {
     /// Returns `nil` when the recorder is not installed or 4,095 scopes are open.
     ///
     /// A nested scope (a budget inside a leak check, a check inside a checked test) takes the objects
-    /// made while it is current; when it ends they go back to the scope it is nested in, so that
-    /// scope's check still sees them. While the open scopes form one chain, an allocation no task
+    /// made while it is current; ``end(givingObjectsToParent:)`` decides whether they then go back to
+    /// the scope it is nested in. While the open scopes form one chain, an allocation no task
     /// attributes goes to the innermost.
     public static func begin() -> AllocationScope? {
         registerSource
@@ -38,10 +38,16 @@ public struct AllocationScope: Sendable, Hashable {
     /// scope, 0 for none.
     public static var parentToken: UInt64 { currentToken }
 
-    /// Closes the scope (once; later calls do nothing). Its objects stay recorded, stamped with the
-    /// scope it was nested in (when that one is still open) or with none.
-    public func end() {
-        lg_scope_end(token)
+    /// Closes the scope (once; later calls do nothing). Its objects stay recorded, unscoped — or, with
+    /// `givingObjectsToParent`, stamped with the scope it was nested in when that one is still open (an
+    /// allocation count leaves what it counted to the leak check around it; a leak check, which judged
+    /// its objects, does not hand them to another).
+    public func end(givingObjectsToParent: Bool = false) {
+        if givingObjectsToParent {
+            lg_scope_end_into_parent(token)
+        } else {
+            lg_scope_end(token)
+        }
     }
 
     /// Runs `body` with its allocations, and those of the tasks it creates, stamped with this scope.

@@ -102,11 +102,18 @@ final class AllocationScopeTests: XCTestCase, @unchecked Sendable {
         // Both open, one nested in the other: a thread without a task allocates into the innermost.
         let threaded = onAnotherThread { self.makeProbes(3) }
         XCTAssertEqual(Set(threaded.map { AllocationScope.scopeID(of: address(of: $0)) }), [inner.id])
-        inner.end()
+        inner.end(givingObjectsToParent: true)
         XCTAssertEqual(Set((made + threaded).map { AllocationScope.scopeID(of: address(of: $0)) }), [outer.id])
+        // A nested scope ended plainly (a leak check, which judged its objects) gives them to nobody.
+        let (judging, judged) = try outer.withCurrent {
+            let judging = try XCTUnwrap(AllocationScope.begin())
+            return (judging, judging.withCurrent { makeProbes(2) })
+        }
+        judging.end()
+        XCTAssertEqual(Set(judged.map { AllocationScope.scopeID(of: address(of: $0)) }), [0])
         outer.end()
         XCTAssertEqual(Set(made.map { AllocationScope.scopeID(of: address(of: $0)) }), [0])
-        withExtendedLifetime((made, threaded)) {}
+        withExtendedLifetime((made, threaded, judged)) {}
     }
 
     func testCountsOfNestedScopesAddUp() throws {

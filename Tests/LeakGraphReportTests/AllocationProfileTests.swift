@@ -70,6 +70,7 @@ struct AllocationProfileTests {
         ("generic specialization <Swift.Int> of App.Box.fill<A>(A) -> ()", "Box.fill(_:)"),
         ("App.Store.items.getter : [Swift.Int]", "Store.items.getter"),
         ("main", "main"),
+        ("static Inbox.ThumbnailRenderer.render(Swift.Int) -> Swift.Array<Inbox.Thumbnail>", "ThumbnailRenderer.render(_:)"),
         ("lg_preload_at_exit", "lg_preload_at_exit"),
         ("App.f(_: (Swift.Int, Swift.Int) -> Swift.Bool) -> ()", "f(_:)"),
     ])

@@ -34,11 +34,15 @@ typedef struct lg_count_row {
 } lg_count_row;
 
 /// Opens an allocation scope nested in the open scope `parent_token` (0: none), as `lg_scope_begin`
-/// does. When a nested scope ends, its records are stamped with the parent's id instead of none, so
-/// the enclosing check still sees what the nested one made; and while the open scopes form one chain
-/// (each nested in the one before), an allocation the scope source cannot attribute (no task) goes
-/// to the innermost. Returns the token, or 0 (see `lg_scope_begin`).
+/// does. While the open scopes form one chain (each nested in the one before), an allocation the
+/// scope source cannot attribute (no task) goes to the innermost. Returns the token, or 0 (see
+/// `lg_scope_begin`).
 uint64_t lg_scope_begin_within(uint64_t parent_token);
+
+/// Closes the scope of `token` as `lg_scope_end` does, but its records get the id of the scope it is
+/// nested in (when that one is still open) instead of none: an allocation count inside a leak check
+/// leaves what it counted to the check.
+void lg_scope_end_into_parent(uint64_t token);
 
 /// Starts counting the allocations of the open scope `token` — those stamped with it and with the
 /// scopes nested in it — until `lg_count_end`. Returns 1, or 0 when the scope is not open, is

@@ -16,8 +16,10 @@ import LeakGraphReport
 /// task that runs ``run(_:)-(()->R)`` and of the tasks it creates (structured or `Task { }`; not
 /// `Task.detached`), and, while this is the only open scope (or the innermost of one chain of nested
 /// scopes), of threads that run no task (Dispatch, `Thread`). Tests running in parallel count only
-/// their own. A scope opened inside another (a budget inside a leak check) is nested in it: the
-/// enclosing check still sees what it made, and an enclosing count includes it.
+/// their own. A count opened inside another scope (a budget inside a leak check) is nested in it: when
+/// it finishes, the enclosing check gets what it made, and an enclosing count includes it. A leak check
+/// nested inside a count keeps what it judged: the count includes those objects as made, but not as
+/// alive at its end.
 ///
 /// Nothing made before ``open(maxFrames:)`` or after ``finish()`` is counted; what a task the body
 /// started makes after the body returned is counted until `finish()`.
@@ -75,7 +77,7 @@ public struct AllocationCountScope: Sendable {
                 records.filter { $0.scope == id }.map { (metadata: UInt($0.metadata), stack: $0.stack_id, size: Int($0.size)) }
             }
             let made = scope.stopCounting()
-            scope.end()
+            scope.end(givingObjectsToParent: true)
             return (made, alive)
         }
         return AllocationSiteNaming.profile(made: made, alive: alive, excludingTestLibraries: excludesTestLibraries)
@@ -85,7 +87,7 @@ public struct AllocationCountScope: Sendable {
     public func cancel() {
         Recorder.ignoringCurrentThread {
             _ = scope.stopCounting()
-            scope.end()
+            scope.end(givingObjectsToParent: true)
         }
     }
 

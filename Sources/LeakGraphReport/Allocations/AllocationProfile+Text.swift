@@ -31,7 +31,7 @@ extension AllocationProfile {
                 break
             }
         }
-        for prefix in ["merged ", "specialized "] where text.hasPrefix(prefix) {
+        for prefix in ["merged ", "specialized ", "static "] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
         }
         if text.hasPrefix("generic specialization <"), let of = topLevelRange(of: " of ", in: text.dropFirst("generic specialization ".count)) {
