@@ -30,6 +30,8 @@ public struct LeakReport: Sendable, Codable, Equatable {
     /// Every Swift allocation of the run by type and creation site, when asked for
     /// (`leakgraph run --allocations`; additional field, absent otherwise).
     public var allocations: AllocationProfile?
+    /// What each test allocated (`leakgraph test --allocations`; additional field, absent otherwise).
+    public var testAllocations: [TestAllocations]?
 
 
     /// The schema version this library writes: 2, which stores each distinct backtrace once (a `stacks`

@@ -47,4 +47,18 @@ extension JSONText {
         closeArray()
         closeObject()
     }
+
+    /// Writes one test's allocations (keys in byte order, an absent `run` left out).
+    mutating func write(_ row: TestAllocations) {
+        openObject()
+        key("allocations")
+        write(row.allocations)
+        if let run = row.run {
+            key("run")
+            string(run)
+        }
+        key("test")
+        string(row.test)
+        closeObject()
+    }
 }
