@@ -23,6 +23,16 @@ enum AllocationFixtures {
         ],
         excludedObjects: 7, excludedBytes: 300)
 
+    /// A report with per-test counts (one with its run).
+    static var testReport: LeakReport {
+        var report = ReportFixtures.cleanReport
+        report.testAllocations = [
+            TestAllocations(test: "A/t\"1\"", run: "XCTest", allocations: profile),
+            TestAllocations(test: "B/t2()", allocations: .empty),
+        ]
+        return report
+    }
+
     /// A report carrying ``profile``, with an escaped name.
     static var report: LeakReport {
         var report = ReportFixtures.cleanReport
