@@ -41,6 +41,8 @@ typedef struct lg_count_table {
     uint32_t used;
     uint32_t mask;
     lg_count_entry *entries;
+    /// The slot of the last add: a loop allocating one type at one site finds it at once.
+    uint32_t last;
 } lg_count_table;
 
 /// A counted scope's key while `lg_count_end` reads it: no new allocation is added to it, but a
@@ -136,6 +138,12 @@ static bool lg_count_rehash(lg_count_table *table) {
 /// Adds `objects` objects and `bytes` bytes to (key, metadata, stack) in `table`.
 static void lg_count_add(lg_count_table *table, uint64_t key, uintptr_t metadata, uint32_t stack_id,
                          uint64_t objects, uint64_t bytes) {
+    lg_count_entry *last = &table->entries[table->last & table->mask];
+    if (LG_LIKELY(last->metadata == metadata && last->stack_id == stack_id && last->key == key)) {
+        last->objects += objects;
+        last->bytes += bytes;
+        return;
+    }
     for (;;) {
         lg_count_entry *entries = table->entries;
         uint32_t mask = table->mask;
@@ -144,6 +152,7 @@ static void lg_count_add(lg_count_table *table, uint64_t key, uintptr_t metadata
             if (LG_LIKELY(entry->metadata == metadata && entry->stack_id == stack_id && entry->key == key)) {
                 entry->objects += objects;
                 entry->bytes += bytes;
+                table->last = slot;
                 return;
             }
             if (entry->metadata == 0) {
@@ -153,6 +162,7 @@ static void lg_count_add(lg_count_table *table, uint64_t key, uintptr_t metadata
                 *entry = (lg_count_entry){
                     .key = key, .metadata = metadata, .objects = objects, .bytes = bytes, .stack_id = stack_id};
                 table->used++;
+                table->last = slot;
                 return;
             }
         }
@@ -244,9 +254,15 @@ static uint64_t lg_count_key_for_scope(uint32_t id) {
     return 0;
 }
 
-void lg_count_slow(uintptr_t metadata, size_t size, uint32_t stack_id, uint32_t scope) {
+void lg_count_slow(uintptr_t metadata, size_t size, uint32_t stack_id, uint32_t scope, uint64_t token) {
     unsigned active = atomic_load_explicit(&lg_counts_active, memory_order_relaxed);
-    uint64_t key = scope != 0 && active > 1 ? lg_count_key_for_scope(scope) : 0;
+    uint64_t key = 0;
+    if (scope != 0 && active > 1) {
+        // The stamp checked the token's generation: when its own scope is counted, that is the key.
+        key = atomic_load_explicit(&lg_counts.counting[scope], memory_order_acquire) == token
+                  ? token
+                  : lg_count_key_for_scope(scope);
+    }
     if ((active & 1u) == 0 && key == 0) {
         return;
     }

@@ -13,9 +13,9 @@
 LG_HIDDEN extern atomic_uint lg_counts_active;
 
 /// Counts one recorded allocation of `size` bytes of `metadata`, made at `stack_id` in scope `scope`
-/// (the id stamped on its record, 0 for none), for the profile and the counted scope that encloses
-/// it. Called with the allocating thread's shard lock held.
-LG_HIDDEN void lg_count_slow(uintptr_t metadata, size_t size, uint32_t stack_id, uint32_t scope);
+/// (the id stamped on its record, 0 for none; `token` the scope's token), for the profile and the
+/// counted scope that encloses it. Called with the allocating thread's shard lock held.
+LG_HIDDEN void lg_count_slow(uintptr_t metadata, size_t size, uint32_t stack_id, uint32_t scope, uint64_t token);
 
 /// The allocation hook's one call (with its shard lock held, after the record is stored): nothing
 /// but a relaxed load unless something is counted. `scope_token` is the hook's token (not yet
@@ -25,7 +25,7 @@ static inline void lg_count_allocation(const void *metadata, size_t size, uint32
     if (LG_LIKELY(atomic_load_explicit(&lg_counts_active, memory_order_relaxed) == 0)) {
         return;
     }
-    lg_count_slow((uintptr_t)metadata, size, stack_id, lg_scope_stamp(scope_token));
+    lg_count_slow((uintptr_t)metadata, size, stack_id, lg_scope_stamp(scope_token), scope_token);
 }
 
 // From scopes.c, the layer below:
