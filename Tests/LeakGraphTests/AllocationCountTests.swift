@@ -71,6 +71,15 @@ struct AllocationCountTests {
         #expect(storage.map(\.aliveObjects) == [1])
     }
 
+    @Test("LeakGraph makes nothing inside the body: an empty body counts 0, sync and async")
+    func emptyBody() async throws {
+        let (_, sync) = try LeakChecker.countingAllocations {}
+        #expect(sync.objects == 0, "\(sync.text())")
+        #expect(sync.excludedObjects == 0)
+        let (_, async) = try await LeakChecker.countingAllocations { await Task.yield() }
+        #expect(async.objects == 0, "\(async.text())")
+    }
+
     @Test("the same body counts the same five times")
     func deterministic() throws {
         var counts: [Int] = []

@@ -21,20 +21,22 @@ import LeakGraphReport
 /// nested inside a count keeps what it judged: the count includes those objects as made, but not as
 /// alive at its end.
 ///
-/// Nothing made before ``open(maxFrames:)`` or after ``finish()`` is counted; what a task the body
+/// Nothing made before ``open(maxFrames:excludingTestLibraries:)`` or after ``finish()`` is counted; what a task the body
 /// started makes after the body returned is counted until `finish()`.
 public struct AllocationCountScope: Sendable {
     /// The allocation scope objects are stamped with.
     public let scope: AllocationScope
     /// Whether objects the test libraries made for themselves are left out (see
-    /// ``AllocationProfile/excludedObjects``).
+    /// `AllocationProfile/excludedObjects`).
     public let excludesTestLibraries: Bool
 
     /// Starts the recorder if it is not running (recording `maxFrames` frames per object; under
     /// `leakgraph run` it joins that recording), opens a scope and starts counting it.
     ///
-    /// - Parameter excludingTestLibraries: leave out what XCTest and Swift Testing make for themselves
-    ///   while the scope is current (on by default).
+    /// - Parameters:
+    ///   - maxFrames: return addresses recorded per allocation when this call starts the recorder.
+    ///   - excludingTestLibraries: leave out what XCTest and Swift Testing make for themselves while
+    ///     the scope is current (on by default).
     /// - Throws: `RecorderError` when recording cannot start, 4,095 scopes are open, or the recording
     ///   this process forwards to cannot count (an older preloaded LeakGraph).
     public static func open(
@@ -133,7 +135,7 @@ extension LeakChecker {
     ///
     /// The same body gives the same counts every run, apart from what runs once per process (a lazy
     /// global's first use). Objects XCTest and Swift Testing make for themselves while the body runs
-    /// (an `expectation`, a recorded issue) are left out (``AllocationProfile/excludedObjects``);
+    /// (an `expectation`, a recorded issue) are left out (`AllocationProfile/excludedObjects`);
     /// LeakGraph makes none inside the body. See ``AllocationCountScope`` for which objects belong to
     /// the body when other code runs at the same time.
     ///

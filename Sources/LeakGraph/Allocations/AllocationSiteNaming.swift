@@ -5,7 +5,7 @@ import LeakGraphReport
 import LeakGraphSymbolication
 import Synchronization
 
-/// Turns the hook's allocation counts (type metadata, creation stack) into an ``AllocationProfile``:
+/// Turns the hook's allocation counts (type metadata, creation stack) into an `AllocationProfile`:
 /// types named as the walk names them, stacks symbolized into creation sites, and the objects the
 /// test libraries made for themselves told apart.
 ///
@@ -48,7 +48,7 @@ enum AllocationSiteNaming {
 
     /// The profile of `made` (count rows) and `alive` (the records of what is still alive), naming each
     /// type and site. With `excludingTestLibraries`, objects a test library made for itself are summed
-    /// apart (``AllocationProfile/excludedObjects``) instead of listed.
+    /// apart (`AllocationProfile/excludedObjects`) instead of listed.
     ///
     /// Runs with the current thread's allocations ignored.
     static func profile(
