@@ -73,4 +73,20 @@ struct AllocationBudgetSampleTests {
         }
         #expect(Set(over.map { Self.countLines($0.standardOutput + $0.standardError) }).count == 1)
     }
+
+    @Test("under leakgraph run --allocations the budgets join the preload's recording: the same counts; the run's profile has every thumbnail")
+    func underLeakgraphRun() async throws {
+        let bundle = try await TestingAdaptersSampleTests.bundle.value
+        let alone = try await runProcess(
+            bundle, arguments: ["BudgetXCTests.ThumbnailBudgetTests"],
+            environment: cleanEnvironment(adding: ["LEAKGRAPH_EXAMPLE_BUDGET": "over"]))
+        let run = try await LeakgraphRun.run(
+            bundle.path, ["BudgetXCTests.ThumbnailBudgetTests"], options: ["--allocations"],
+            environment: ["LEAKGRAPH_EXAMPLE_BUDGET": "over"])
+        #expect(run.result.status == 1, "the tests' own status: \(run.result.summary)")
+        #expect(Self.countLines(run.result.standardOutput) == Self.countLines(alone.standardOutput))
+        #expect(run.result.standardOutput.contains("201 objects allocated (5,632 bytes), over the budget of at most 101"))
+        let thumbnails = run.report?.allocations?.types.first { $0.type == "Inbox.Thumbnail" }
+        #expect(thumbnails?.objects == 400, "two tests drawing 100 thumbnails twice: \(String(describing: run.report?.allocations?.types.prefix(5)))")
+    }
 }
