@@ -91,7 +91,7 @@ struct AllocationFixtureTests {
         #expect(!diff.standardOutput.contains("SITES THAT ALLOCATE LESS"), "\(diff.standardOutput)")
         let page = try String(contentsOf: html, encoding: .utf8)
         #expect(page.contains("<section id=\"allocations\">"))
-        #expect(page.contains("<td class=\"num\">1,500</td><td class=\"num\">36,000</td><td class=\"num\">1</td><td><code>Fixture.Widget</code></td>"), "\(page)")
+        #expect(page.contains("<td class=\"num\">1,500</td><td class=\"num\">36,000</td><td class=\"num\">1</td><td style=\"overflow-wrap:anywhere\"><code>Fixture.Widget</code></td>"), "\(page)")
         try? FileManager.default.removeItem(at: folder)
     }
 }

@@ -24,7 +24,8 @@ enum HTMLAllocationSection {
             let place = site.file.map { e(ReportNaming.place(file: $0, line: site.line)) + " in " } ?? ""
             html.append(
                 "<tr>\(number(site.objects))\(number(site.bytes))\(number(site.aliveObjects))"
-                    + "<td><code>\(e(site.type))</code></td><td>\(site.function == nil ? "(no creation stack)" : place + function)</td></tr>")
+                    + "<td style=\"overflow-wrap:anywhere\"><code>\(e(site.type))</code></td>"
+                    + "<td style=\"overflow-wrap:anywhere\">\(site.function == nil ? "(no creation stack)" : place + function)</td></tr>")
         }
         html.append("</tbody></table>")
         html.append("<h3>By type</h3>")
@@ -34,7 +35,7 @@ enum HTMLAllocationSection {
         for type in profile.types {
             html.append(
                 "<tr>\(number(type.objects))\(number(type.bytes))\(number(type.aliveObjects))\(number(type.aliveBytes))"
-                    + "<td><code>\(e(type.type))</code></td></tr>")
+                    + "<td style=\"overflow-wrap:anywhere\"><code>\(e(type.type))</code></td></tr>")
         }
         html.append("</tbody></table>")
         html.append("</section>")
