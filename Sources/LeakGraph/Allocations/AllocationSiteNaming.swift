@@ -25,6 +25,9 @@ enum AllocationSiteNaming {
 
     private static let stacks = Mutex<[UInt32: StackFacts]>([:])
     private static let types = Mutex(TypeNames())
+    /// One symbolizer for the process, made at the first stack to symbolize: its module indexes (the
+    /// test binary's compile units) are built once, not per count.
+    private static let symbolizer = Mutex<Symbolizer?>(nil)
 
     /// `HeapTypeNames` and the names it gave, behind the lock.
     private struct TypeNames: ~Copyable {
@@ -117,12 +120,18 @@ enum AllocationSiteNaming {
                 return id != AllocationRecord.noStack
             }
         }
-        guard !missing.isEmpty, let symbolizer = try? Symbolizer() else { return result }
+        guard !missing.isEmpty else { return result }
         let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var learned: [UInt32: StackFacts] = [:]
-        for id in missing {
-            let frames = symbolizer.symbolizeExpandingInlines(Recorder.stack(id))
-            learned[id] = facts(of: frames, executablePath: executable)
+        let learned = symbolizer.withLock { shared -> [UInt32: StackFacts] in
+            if shared == nil {
+                shared = try? Symbolizer()
+            }
+            guard let symbolizer = shared else { return [:] }
+            var learned: [UInt32: StackFacts] = [:]
+            for id in missing {
+                learned[id] = facts(of: symbolizer.symbolizeExpandingInlines(Recorder.stack(id)), executablePath: executable)
+            }
+            return learned
         }
         stacks.withLock { known in known.merge(learned) { old, _ in old } }
         result.merge(learned) { old, _ in old }
