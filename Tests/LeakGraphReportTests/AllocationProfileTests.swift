@@ -113,7 +113,7 @@ struct AllocationProfileTests {
         #expect(lines.contains("  Widget × 110 at Widgets.swift:9 in makeWidgets(_:)"))
         #expect(lines.contains("Still alive when the body returned:"))
         #expect(lines.contains("  _ContiguousArrayStorage<Swift.AnyObject> × 1 at Widgets.swift:7 in makeWidgets(_:)"))
-        #expect(lines.last == "(Not counted: 7 objects XCTest or Swift Testing made for themselves.)")
+        #expect(!message.contains("Not counted"), "the test libraries' own count varies from run to run: not in the message")
     }
 
     @Test("the profile survives JSON and combining adds profiles up")
