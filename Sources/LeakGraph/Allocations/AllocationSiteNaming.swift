@@ -158,8 +158,10 @@ enum AllocationSiteNaming {
     /// Whether a test library (XCTest, Swift Testing) made the object for itself: going out from the
     /// allocation past the runtime and the libraries that allocate on behalf of their caller (the
     /// standard library, Foundation, Dispatch), the first frame is in a test library or in LeakGraph,
-    /// not in the program's own code. Such objects are the test run's own: an `expectation`, an
-    /// issue recorded, the runner's bookkeeping around the test body.
+    /// not in the program's own code — or there is no frame of the program at all (a test library's
+    /// work on a Dispatch queue). Such objects are the test run's own: an `expectation`, an issue
+    /// recorded, the runner's bookkeeping around the test body. A stack with no frames (`--frames 0`)
+    /// tells nothing: its objects count.
     static func madeByTestLibrary(_ frames: [SymbolizedFrame], executablePath: String?) -> Bool {
         for frame in frames {
             if let module = frame.module, isTestLibrary(module) {
@@ -176,7 +178,9 @@ enum AllocationSiteNaming {
                 return module.map { leakGraphModules.contains($0) } ?? false
             }
         }
-        return false
+        // No frame of the program at all: the runtime's or a library's own work (a test library's on a
+        // Dispatch queue), not the code under test's.
+        return !frames.isEmpty
     }
 
     /// Swift modules of the toolchain, whose code (specialized or inlined into the program) allocates
