@@ -17,6 +17,7 @@
 #include "lg_internal.h"
 
 #include "CLeakGraphMetadata.h"
+#include "alloc_counts.h"
 
 #ifdef __linux__
 
@@ -178,17 +179,19 @@ static inline lg_site lg_capture_site(lg_thread *thread, uintptr_t frame) {
 }
 
 /// Stores the record of `object` (`size` bytes, made at `site`) in the thread's own shard. An object
-/// that cannot be stored (out of memory) is simply not tracked. A class instance of exactly its class's
+/// that cannot be stored (out of memory) is simply not tracked; the allocation is counted (alloc_counts.h). A class instance of exactly its class's
 /// size (`sized_class`) outside any scope needs no slab record (LG_ENTRY_INLINE): its size is read back
 /// from the metadata.
-static inline void lg_store_record(const lg_thread *thread, uintptr_t object, size_t size, lg_site site,
-                                   bool sized_class) {
+static inline void lg_store_record(const lg_thread *thread, uintptr_t object, const void *metadata, size_t size,
+                                   lg_site site, bool sized_class) {
     uint32_t stack_bits = site.stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : (site.stack_id & LG_SLOT_NO_STACK);
     lg_shard *shard = &lg_state.shards[thread->shard];
     lg_spin_lock(&shard->lock);
     uint32_t scope_id = lg_scope_stamp(site.scope);
     lg_table_insert_locked(thread->shard, object, lg_slot_make(size, site.stack_id, scope_id),
                            sized_class && scope_id == 0 ? LG_ENTRY_INLINE | stack_bits : 0);
+    // Allocation counts (budgets, the profile): one relaxed load unless something is counted.
+    lg_count_allocation(metadata, size, site.stack_id, site.scope);
     lg_spin_unlock(&shard->lock);
 }
 
@@ -220,7 +223,7 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
         bool sized_class = (kind == 0 || kind > 0x7FF) &&
                            *(const uint32_t *)((const char *)metadata + LG_CLASS_INSTANCE_SIZE_OFFSET) == size;
         // Nobody else has the object yet, so nobody can free it before its record exists.
-        lg_store_record(thread, (uintptr_t)object, size, site, sized_class);
+        lg_store_record(thread, (uintptr_t)object, metadata, size, site, sized_class);
     }
 
     lg_tls_ignore = 0;
@@ -259,7 +262,8 @@ void lg_task_created(void *task, void *initial_context, void *closure_context, s
     }
     // The task may already be running on another thread, but it cannot be freed before the caller
     // drops the reference swift_task_create returned: the record exists before any free of it.
-    lg_store_record(thread, (uintptr_t)task, (size_t)offset + 16, lg_capture_site(thread, caller_frame), false);
+    lg_store_record(thread, (uintptr_t)task, *(void **)task, (size_t)offset + 16, lg_capture_site(thread, caller_frame),
+                    false);
     lg_tls_ignore = 0;
 }
 

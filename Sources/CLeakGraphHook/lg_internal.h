@@ -7,6 +7,8 @@
 //       ↓
 //   hook.c      the allocation hook, lg_free, freeze/unfreeze, fork handlers
 //       ↓
+//   alloc_counts.c   objects made per type and stack, for counted scopes and the profile
+//       ↓
 //   scopes.c    allocation scopes: ids, the scope source, stamping and clearing
 //       ↓
 //   table.c     records: sharded slabs + the address map
@@ -445,8 +447,8 @@ LG_HIDDEN size_t lg_table_objects_locked(uintptr_t **out_objects);
 LG_HIDDEN bool lg_table_record_locked(uintptr_t object, lg_record *out_record);
 /// Adds the table's counters to `stats` (relaxed reads).
 LG_HIDDEN void lg_table_stats(lg_stats_t *stats);
-/// With every shard lock held: sets the scope of every record in `scope` to 0 (no scope).
-LG_HIDDEN void lg_table_clear_scope_locked(uint32_t scope);
+/// With every shard lock held: sets the scope of every record in `scope` to `replacement` (0: none).
+LG_HIDDEN void lg_table_move_scope_locked(uint32_t scope, uint32_t replacement);
 /// The scope of the record of `object` (0 when untracked or unscoped), under its shard lock unless
 /// the calling thread holds the freeze.
 LG_HIDDEN uint32_t lg_table_scope_of(uintptr_t object);

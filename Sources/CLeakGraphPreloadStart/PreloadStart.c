@@ -90,6 +90,7 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_FRAMES);
     unsetenv(LG_ENV_PROGRAM);
     unsetenv(LG_ENV_RENDER);
+    unsetenv(LG_ENV_ALLOCATIONS);
     unsetenv(LG_ENV_MONITOR_INTERVAL);
     unsetenv(LG_ENV_MONITOR_DIRECTORY);
     unsetenv(LG_ENV_MONITOR_SIGNAL);
@@ -256,6 +257,8 @@ static void lg_read_render_request(void) {
     lg_preload_request.orphan_scan = orphan_scan == NULL || strcmp(orphan_scan, "0") != 0;
     const char *verbose = getenv(LG_ENV_VERBOSE);
     lg_preload_request.verbose = verbose != NULL && strcmp(verbose, "1") == 0;
+    const char *allocations = getenv(LG_ENV_ALLOCATIONS);
+    lg_preload_request.allocations = allocations != NULL && strcmp(allocations, "1") == 0;
     const char *why = getenv(LG_ENV_WHY);
     if (why && strlen(why) < sizeof(lg_why)) strcpy(lg_why, why);
     const char *snapshot = getenv(LG_ENV_SNAPSHOT);
@@ -309,6 +312,8 @@ __attribute__((constructor)) static void lg_preload_start(void) {
         lg_output_path[0] = 0;
         return;
     }
+    // The profile counts from the first allocation on (before main): nothing made is missed.
+    if (lg_preload_request.allocations && !lg_count_profile_start()) lg_preload_request.allocations = 0;
     lg_exit_check_wanted = 1;
     lg_termination_signals_install();
     lg_crash_report_install(lg_output_path);

@@ -49,6 +49,10 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
         progress: { progress.update(step: $0, done: $1, total: $2) })
     let checked = ContinuousClock.now
     var report = check.report
+    // `leakgraph run --allocations`: the profile the hook kept since before `main`.
+    if settings.allocations != 0 {
+        report.allocations = LeakChecker.allocationProfile()
+    }
     var steps = check.steps
     steps.loading = .nanoseconds(Int64(settings.load_nanoseconds))
     // Read after the check: the strings and arrays made here are Swift objects the check would count.

@@ -8,7 +8,8 @@ import LeakGraphModel
 /// each object's keys in byte order, `null` for an absent leak `cycle` or `stack` and a frame's unknown
 /// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`, `otherCuts`,
 /// `knownLibraryLeak`, `heldByKnownLibraryLeak`, `kind`, `run` and `suppressed`, a suppression's `line` and `reason`,
-/// a suspect's `reference`, a dictionary step's `key`, the report's `liveTypes` and `why`, a retainer link's `label`,
+/// a suspect's `reference`, a dictionary step's `key`, the report's `liveTypes`, `why`, `allocations` and `testAllocations`, a test's `run`, an allocation
+/// site's `function`, `file` and `line`, a retainer link's `label`,
 /// a holder's `name`, `location` and `address`) left out. Schema version 2
 /// and later write the `stacks` table; version 1 a `backtrace` per leak. The tests hold it to
 /// `JSONEncoder`'s output, document for document.
@@ -20,6 +21,10 @@ extension LeakReport {
         let stackTable = schemaVersion >= 2 ? StackTable(leaks) : nil
         var json = JSONText(prettyPrinted: prettyPrinted, capacity: estimatedJSONSize(prettyPrinted: prettyPrinted))
         json.openObject()
+        if let allocations {
+            json.key("allocations")
+            json.write(allocations)
+        }
         if let crash {
             json.key("crash")
             json.write(crash)
@@ -83,6 +88,15 @@ extension LeakReport {
         }
         json.key("summary")
         json.write(summary)
+        if let testAllocations {
+            json.key("testAllocations")
+            json.openArray()
+            for row in testAllocations {
+                json.element()
+                json.write(row)
+            }
+            json.closeArray()
+        }
         json.key("verdict")
         json.string(verdict.rawValue)
         if let why {

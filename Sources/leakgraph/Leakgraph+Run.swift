@@ -13,7 +13,7 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] [--why <type>…] [--leak-exit-code <n>] [--baseline <file>] \
+                [--frames <n>] [--live-histogram] [--allocations] [--why <type>…] [--leak-exit-code <n>] [--baseline <file>] \
                 [--write-baseline <file>] [--snapshot <file>] \
                 [--every <duration> [--report-dir <dir>] [--snapshot-dir <dir>] [--check-signal <signal>]] \
                 [--verbose] -- <executable> [<argument> ...]
@@ -35,6 +35,10 @@ extension Leakgraph {
                 with libgvc). With one root cycle PATH gets its graph; with several, PATH gets an \
                 overview and each cycle its own file, PATH with -cycle-N before the extension \
                 (ring.svg → ring-cycle-1.svg, …). The HTML report is one self-contained file.
+
+                --allocations counts every Swift heap object the program makes, from before main to the \
+                exit check, by type and creation site: objects and bytes made and how many are still alive at \
+                exit (docs/allocations.md).
 
                 --snapshot writes a heap snapshot at exit from the same walk: every live object and \
                 reference, the roots and what holds them (docs/snapshots.md); with --every, \
@@ -76,6 +80,14 @@ extension Leakgraph {
             name: .customLong("live-histogram"),
             help: "Also count every live object at exit by type, in the JSON report (for `leakgraph diff`).")
         var liveHistogram = false
+
+        /// Whether the report carries the allocation profile (`allocations`, `LEAKGRAPH_ALLOCATIONS`).
+        @Flag(
+            name: .customLong("allocations"),
+            help: ArgumentHelp(
+                "Also count every Swift allocation by type and creation site: objects and bytes made, still alive at exit "
+                    + "(the most allocating sites in the text, every one in the JSON and HTML; compare two with `leakgraph diff`)."))
+        var allocations = false
 
         /// The exit status when leaks are found and the program exited with 0 (`--leak-exit-code`).
         @Option(
@@ -160,6 +172,7 @@ extension Leakgraph {
             if verbose {
                 childEnvironment[LG_ENV_VERBOSE] = "1"
             }
+            childEnvironment[LG_ENV_ALLOCATIONS] = allocations ? "1" : nil
             let check =
                 script
                 ? try FollowedProcesses.check(

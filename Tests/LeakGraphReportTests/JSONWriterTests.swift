@@ -20,6 +20,8 @@ struct JSONWriterTests {
         ("escapes and non-ASCII", WriterFixtures.escapes),
         ("escapes and non-ASCII, version 1", WriterFixtures.version1(WriterFixtures.escapes)),
         ("retainer chains (--why)", WriterFixtures.withRetainers),
+        ("allocation profile (--allocations)", AllocationFixtures.report),
+        ("per-test allocations", AllocationFixtures.testReport),
     ]
 
     /// The names of ``reports``: the test arguments.

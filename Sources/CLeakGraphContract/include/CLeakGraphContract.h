@@ -31,6 +31,10 @@ extern "C" {
 /// `1`: the check at exit also counts every live object by type into the report's `liveTypes`
 /// (`leakgraph run --live-histogram`). Absent or anything else: it does not.
 #define LG_ENV_LIVE_TYPES "LEAKGRAPH_LIVE_TYPES"
+/// `1`: count every Swift allocation of the program by type and creation stack from the start (the
+/// allocation profile), and put the profile into the report's `allocations` at exit (`leakgraph run
+/// --allocations`). Absent or anything else: no profile, and the hook pays nothing for it.
+#define LG_ENV_ALLOCATIONS "LEAKGRAPH_ALLOCATIONS"
 /// Comma-separated type names (full, `App.Cache`, or without the module, `Cache`): the check at exit
 /// also says why the live objects of each are alive, into the report's `why` (`leakgraph run --why
 /// TYPE`). Absent or empty: it does not. At most 1,023 bytes.
@@ -170,6 +174,9 @@ typedef struct lg_checker_request {
     const char *monitor_directory;
     /// The monitor's interval in milliseconds (0: no monitor).
     unsigned long monitor_interval_ms;
+    /// `LG_ENV_ALLOCATIONS` is `1` and the allocation profile runs (started before `main`): the final
+    /// check puts it in the report.
+    int allocations;
     /// Where the final check also writes a heap snapshot of the same walk (`LG_ENV_SNAPSHOT`, empty
     /// when none).
     const char *snapshot_path;
