@@ -72,7 +72,7 @@ let package = Package(
         // Analysis: roots, reachability, SCCs, root cycles, proof.
         .target(name: "LeakGraphAnalysis", dependencies: ["LeakGraphModel"]),
         // Report values: symbolization of creation stacks (libdw + swift_demangle).
-        .target(name: "LeakGraphSymbolication", dependencies: ["CLibDW"]),
+        .target(name: "LeakGraphSymbolication", dependencies: ["LeakGraphModel", "CLibDW"]),
         // SQLite 3, found by pkg-config: the heap snapshot file format.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Report values: the report value and its JSON; the text renderer (Render/).

@@ -14,9 +14,10 @@ struct LeakFailure {
     static let cycleLimit = 5
     static let pathLimit = 12
 
-    /// The root cycles that fail the test: every cycle but known leaks of libraries.
+    /// The root cycles that fail the test: those the report's verdict fails on (``LeakReport/newCycles``:
+    /// every cycle but known leaks of libraries and cycles a baseline accepts).
     var failingCycles: [Int] {
-        report.cycles.indices.filter { report.cycles[$0].knownLibraryLeak == nil }
+        report.cycles.indices.filter { !report.cycles[$0].isExcused }
     }
 
     /// Opens the scope of one check, or records why it cannot (recording refused) as a failure at

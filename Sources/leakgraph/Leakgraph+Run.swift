@@ -199,7 +199,7 @@ extension Leakgraph {
             } catch {
                 printError("leakgraph: \(error.message)")
                 exit.outputFailed = true
-                if error.message.hasPrefix("cannot write the text summary") {
+                if error.code == .textSummaryNotWritten {
                     textPath = nil  // the summary went to the terminal instead
                 }
             }

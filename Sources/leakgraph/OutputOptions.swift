@@ -131,6 +131,8 @@ struct OutputOptions: ParsableArguments {
             summarize(ReportOutput.shortSummary(synopsis, textPath: textPath))
         } catch {
             if let fallback { fallback(text) } else { terminal(text) }
+            var error = error
+            error.code = .textSummaryNotWritten
             failures.record(error)
         }
     }
