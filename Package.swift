@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Data flows one way, one target per stage (the same description as README.md and docs/architecture.md):
@@ -183,12 +183,22 @@ let package = Package(
     ]
 )
 
+// scripts/test sets LEAKGRAPH_WARNINGS_AS_ERRORS=1: a warning in LeakGraph's own targets (Swift and C) then
+// fails the build. SwiftPM applies these settings to this package's targets only, never to dependencies.
+let warningsAsErrors = Context.environment["LEAKGRAPH_WARNINGS_AS_ERRORS"] == "1"
+
 for target in package.targets where target.type != .system && target.type != .plugin {
     guard target.name.first != "C" || target.type == .test else {
+        if warningsAsErrors {
+            target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
+        }
         continue
     }
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    if warningsAsErrors {
+        settings.append(.treatAllWarnings(as: .error))
+    }
     target.swiftSettings = settings
 }
