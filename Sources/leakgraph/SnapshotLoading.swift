@@ -1,3 +1,4 @@
+import CLeakGraphContract
 import Foundation
 import LeakGraphAnalysis
 import LeakGraphModel
@@ -32,7 +33,7 @@ enum SnapshotLoading {
         say("analysing \(ReportNaming.count(snapshot.objects.count, "object")) (dominator tree, retained sizes)…")
         let read = ContinuousClock.now
         let analysis = SnapshotAnalysis(snapshot)
-        if getenv("LEAKGRAPH_SNAPSHOT_STATS") != nil {
+        if getenv(LG_ENV_SNAPSHOT_STATS) != nil {
             // The measurement knob of scripts/bench-snapshot (docs/performance.md).
             writeToStandardError(
                 "\rleakgraph: snapshot stats: read \(started.duration(to: read)), dominators and retained sizes \(read.duration(to: .now))\n")

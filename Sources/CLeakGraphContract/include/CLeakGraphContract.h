@@ -50,6 +50,10 @@ extern "C" {
 #define LG_ENV_MONITOR_SNAPSHOT_DIRECTORY "LEAKGRAPH_MONITOR_SNAPSHOT_DIRECTORY"
 /// How many snapshots the monitor keeps in LG_ENV_MONITOR_SNAPSHOT_DIRECTORY.
 #define LG_MONITOR_KEPT_SNAPSHOTS 10
+/// Set (any value): writing a snapshot at a check, and reading one in `leakgraph snapshot`, say on
+/// standard error how long each step took and the file's size (the measurement of scripts/bench-snapshot,
+/// docs/performance.md).
+#define LG_ENV_SNAPSHOT_STATS "LEAKGRAPH_SNAPSHOT_STATS"
 /// `0`: the check at exit does not run the orphan scan (it stops the program's other threads for a
 /// moment; docs/how-it-works.md, "Orphaned retains"). Absent or anything else: it does.
 #define LG_ENV_ORPHAN_SCAN "LEAKGRAPH_ORPHAN_SCAN"
@@ -132,12 +136,6 @@ extern "C" {
 /// `LG_ENV_RENDER` lists a known word.
 #define LG_REPORT_SYNOPSIS_SUFFIX ".synopsis"
 
-/// `0`: the check at exit does not look for orphans (the holder scan behind them stops every other
-/// thread and reads the process's writable memory). Absent or anything else: it does.
-#define LG_ENV_ORPHAN_SCAN "LEAKGRAPH_ORPHAN_SCAN"
-/// Set (any value): every check that looks for orphans writes one line to standard error saying what
-/// the holder scan read and how long other threads were stopped (docs/performance.md).
-#define LG_ENV_ORPHAN_SCAN_STATS "LEAKGRAPH_ORPHAN_SCAN_STATS"
 /// `1`: the check at exit writes to standard error how long each of its steps took (loading the
 /// checker, freezing and walking, the orphan scan, the analysis, symbolization, writing) and its peak
 /// memory (`leakgraph run --verbose`). Absent or anything else: it does not.
