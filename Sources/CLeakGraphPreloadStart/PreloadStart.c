@@ -30,6 +30,8 @@ static char lg_program_path[PATH_MAX];
 static unsigned lg_render_bits;
 static int lg_live_types;
 static char lg_why[1024];
+/// LG_ENV_HISTORY, kept because the environment is restored before the hook is installed.
+static char lg_history[4096];
 static unsigned long lg_monitor_interval_ms;
 static char lg_monitor_directory[PATH_MAX];
 static unsigned long lg_monitor_signal = LG_MONITOR_SIGNAL_DEFAULT;
@@ -131,6 +133,7 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_MONITOR_DIRECTORY);
     unsetenv(LG_ENV_MONITOR_SIGNAL);
     unsetenv(LG_ENV_PARENT_PID);
+    unsetenv(LG_ENV_HISTORY);
 }
 
 /// Dies with `leakgraph run`: the program it started itself asks for SIGTERM when its parent dies,
@@ -265,6 +268,8 @@ static void lg_read_render_request(void) {
     lg_live_types = live_types != NULL && strcmp(live_types, "1") == 0;
     const char *why = getenv(LG_ENV_WHY);
     if (why && strlen(why) < sizeof(lg_why)) strcpy(lg_why, why);
+    const char *history = getenv(LG_ENV_HISTORY);
+    if (history && strlen(history) < sizeof(lg_history)) strcpy(lg_history, history);
     lg_read_monitor_request();
 }
 
@@ -311,6 +316,11 @@ __attribute__((constructor)) static void lg_preload_start(void) {
     if (lg_install_preloaded(frames, error, sizeof(error)) != 0) {
         lg_write_beside_output(LG_REPORT_ERROR_SUFFIX,
                                error[0] ? error : "the allocation hook could not be installed");
+        lg_output_path[0] = 0;
+        return;
+    }
+    if (lg_history[0] && lg_history_start(lg_history, error, sizeof(error)) != 0) {
+        lg_write_beside_output(LG_REPORT_ERROR_SUFFIX, error);
         lg_output_path[0] = 0;
         return;
     }

@@ -100,6 +100,7 @@ public enum LeakChecker {
             if liveTypes {
                 graph.liveTypes = scan.liveTypes
             }
+            graph.attachRetainHistories()
             return graph
         }
     }
@@ -146,6 +147,16 @@ public enum LeakChecker {
             knownOrphans: knownOrphans, stacks: nil)
     }
 
+    /// The frames of a retain's stack as store-site attribution reads them: innermost first, inlined calls
+    /// expanded, the runtime's own frames left out, each marked as the program's own code or not.
+    static func historyFrames(_ stackID: UInt32, with symbolizer: Symbolizer, executablePath: String?) -> [HistoryFrame] {
+        symbolizer.symbolizeExpandingInlines(Recorder.stack(stackID)).compactMap { frame in
+            let category = FramePolicy.category(of: frame, executablePath: executablePath)
+            guard category != .runtime else { return nil }
+            return HistoryFrame(function: frame.function, file: frame.file, line: frame.line, isUserCode: category == .user)
+        }
+    }
+
     /// Turns one creation stack into the frames a report shows, with the check's symbolizer.
     typealias StackResolver = @Sendable (_ stackID: UInt32, _ symbolizer: Symbolizer, _ executablePath: String?) -> [SymbolizedFrame]
 
@@ -184,7 +195,16 @@ public enum LeakChecker {
                 guard case .success(let symbolizer) = symbolizer else { return nil }
                 return resolve(stackID, symbolizer, executable)
             }
-            var report = LeakReport(analysis: analysis, program: program, diagnosticSites: diagnosticSites) { stackID in
+            // Store sites, when retains were recorded: the retain stacks in their own order, runtime frames
+            // left out.
+            let storeSites = analysis.graph.retainHistories.isEmpty ? [:] : analysis.storeSites { stackID in
+                if symbolizer == nil { symbolizer = Result { try Symbolizer() } }
+                guard case .success(let symbolizer) = symbolizer else { return [] }
+                return historyFrames(stackID, with: symbolizer, executablePath: executable)
+            }
+            var report = LeakReport(
+                analysis: analysis, program: program, diagnosticSites: diagnosticSites, storeSites: storeSites
+            ) { stackID in
                 let id = UInt32(stackID)
                 let frames = stacks.map { $0.frames(ofStack: id) { symbolize(id) } } ?? symbolize(id)
                 return (frames ?? []).map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }

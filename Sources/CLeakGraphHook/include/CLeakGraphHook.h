@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "CLeakGraphContract.h"
+#include "CLeakGraphHookHistory.h"
 
 #ifdef __cplusplus
 extern "C" {

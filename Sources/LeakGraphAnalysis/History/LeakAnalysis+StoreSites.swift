@@ -1,0 +1,131 @@
+import LeakGraphModel
+
+extension LeakAnalysis {
+    /// The store site of every strong reference into a leaked object that has a retain history
+    /// (``LeakGraphModel/ObjectGraph/retainHistories``), by index in ``LeakGraphModel/ObjectGraph/references``.
+    ///
+    /// Per object: its balanced retain/release pairs are cancelled (``RetainBalancer``); the +1s left are
+    /// what its strong references hold, one each. With one reference, it gets the one left; with several,
+    /// each is given the +1 that only it can hold — made after its holder was allocated (when the holder
+    /// has a history too) — and the verdict is ``StoreSite/Verdict/known`` only when that leaves one
+    /// answer. A history that does not add up to the object's retain count (retains made where the
+    /// recorder does not look) gives ``StoreSite/Verdict/notKnown`` for every reference into it.
+    ///
+    /// - Parameter frames: the symbolized frames of a recorded stack, innermost first, inlined calls
+    ///   expanded.
+    /// - Complexity: O(*e*²) per object for *e* events in its history.
+    public func storeSites(frames: (UInt32) -> [HistoryFrame]) -> [Int: StoreSite] {
+        var sites: [Int: StoreSite] = [:]
+        guard !graph.retainHistories.isEmpty else { return sites }
+        var inEdges: [Int: [Int]] = [:]
+        for (index, reference) in graph.references.enumerated()
+        where reference.ownership == .strong && graph.retainHistories[reference.to] != nil {
+            inEdges[reference.to, default: []].append(index)
+        }
+        var cache: [UInt32: [HistoryFrame]] = [:]
+        let cachedFrames = { (id: UInt32) -> [HistoryFrame] in
+            if let known = cache[id] { return known }
+            let resolved = frames(id)
+            cache[id] = resolved
+            return resolved
+        }
+        for (node, edges) in inEdges {
+            guard let history = graph.retainHistories[node] else { continue }
+            let attributed = attribute(node: node, history: history, edges: edges, frames: cachedFrames)
+            for (edge, site) in attributed { sites[edge] = site }
+        }
+        return sites
+    }
+
+    private func attribute(
+        node: Int, history: RetainHistory, edges: [Int], frames: (UInt32) -> [HistoryFrame]
+    ) -> [Int: StoreSite] {
+        let object = graph.nodes[node]
+        let balancer = RetainBalancer(typeName: object.typeName)
+        let (plus, minus) = balancer.units(of: history, frames: frames)
+        let candidates = plus.map(Self.candidate)
+        var result: [Int: StoreSite] = [:]
+        guard history.complete else {
+            let reason = "its history does not start at its allocation (it was made before recording began, or events were lost)"
+            for edge in edges { result[edge] = .notKnown(reason, candidates: Self.few(candidates)) }
+            return result
+        }
+        guard history.netCount == object.retainCount else {
+            let reason = "its recorded retains and releases add up to \(history.netCount), its retain count is \(object.retainCount): some were made where LeakGraph does not see them"
+            for edge in edges { result[edge] = .notKnown(reason, candidates: Self.few(candidates)) }
+            return result
+        }
+        let outcome = balancer.balance(plus: plus, minus: minus)
+        guard outcome.survivors.count == edges.count else {
+            let reason = "\(outcome.survivors.count) retains are left for \(edges.count) references"
+            let left = outcome.survivors.map(Self.candidate)
+            for edge in edges { result[edge] = .notKnown(reason, candidates: Self.few(left)) }
+            return result
+        }
+        // Each survivor with the sites it could be confused with.
+        let survivors = outcome.survivors.map(Self.candidate)
+        let doubtful = outcome.alternatives.enumerated().map { position, others in
+            others.map(Self.candidate).filter { !Self.sameSite($0, survivors[position]) }
+        }
+        // Which survivors each reference can hold: not one made before its holder existed.
+        let options: [[Int]] = edges.map { edge in
+            let holder = graph.references[edge].from
+            let born = graph.retainHistories[holder].flatMap { $0.complete ? $0.events.first?.sequence : nil }
+            return survivors.indices.filter { born == nil || survivors[$0].sequence > born! }
+        }
+        for (position, edge) in edges.enumerated() {
+            let choices = options[position]
+            guard !choices.isEmpty else {
+                result[edge] = .notKnown("no retain left was made after its holder", candidates: Self.few(survivors))
+                continue
+            }
+            // One site among every survivor this reference can hold (a reference whose survivors share one
+            // site needs no matching).
+            let first = survivors[choices[0]]
+            let unique = choices.allSatisfy { Self.sameSite(survivors[$0], first) }
+            let otherReferencesFit = edges.count == 1 || unique
+            if unique, otherReferencesFit, first.frame != nil, choices.allSatisfy({ doubtful[$0].isEmpty }) {
+                result[edge] = .known(first)
+            } else if !unique {
+                result[edge] = .notKnown(
+                    "\(edges.count) references into it and \(choices.count) retains left that could be its",
+                    candidates: Self.few(choices.map { survivors[$0] }))
+            } else if first.frame == nil {
+                result[edge] = .notKnown("the retain's stack ends before the code that made it", candidates: [first])
+            } else {
+                let others = choices.flatMap { doubtful[$0] }
+                result[edge] = .notKnown(
+                    "a release could have balanced either of \(1 + Set(others.map(Self.siteKey)).count) retains",
+                    candidates: Self.few([first] + others))
+            }
+        }
+        return result
+    }
+
+    private static func candidate(_ unit: RetainBalancer.Unit) -> StoreSite.Candidate {
+        StoreSite.Candidate(
+            stackID: unit.event.stackID, frame: unit.owner.map { unit.frames[$0] },
+            isAllocation: unit.event.kind == .allocation, sequence: unit.event.sequence)
+    }
+
+    /// The site a candidate names (function, file, line), for comparing candidates.
+    private static func siteKey(_ candidate: StoreSite.Candidate) -> String {
+        guard let frame = candidate.frame else { return "stack \(candidate.stackID.map(String.init) ?? "-")" }
+        return "\(frame.function)|\(frame.file ?? "")|\(frame.line.map(String.init) ?? "")|\(candidate.isAllocation)"
+    }
+
+    private static func sameSite(_ a: StoreSite.Candidate, _ b: StoreSite.Candidate) -> Bool {
+        siteKey(a) == siteKey(b)
+    }
+
+    /// At most 5 candidates, one per site, oldest first.
+    private static func few(_ candidates: [StoreSite.Candidate]) -> [StoreSite.Candidate] {
+        var seen: Set<String> = []
+        var kept: [StoreSite.Candidate] = []
+        for candidate in candidates.sorted(by: { $0.sequence < $1.sequence }) where seen.insert(siteKey(candidate)).inserted {
+            kept.append(candidate)
+            if kept.count == 5 { break }
+        }
+        return kept
+    }
+}

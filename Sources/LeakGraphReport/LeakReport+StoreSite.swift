@@ -1,0 +1,66 @@
+import LeakGraphAnalysis
+
+extension LeakReport {
+    /// Where a strong reference into a leaked object was stored (``LeakReference/storeSite``), from the
+    /// object's retain history (`leakgraph run --history TYPE`). `known` is true only when the history
+    /// allows one answer; otherwise `reason` says why not and `candidates` lists the retains the reference
+    /// may hold.
+    public struct StoreSite: Sendable, Codable, Equatable {
+        /// Whether ``site`` is certain.
+        public var known: Bool
+        /// With `known`: the retain the reference holds.
+        public var site: Site?
+        /// Without `known`: the retains it may hold (one per place, oldest first, at most five).
+        public var candidates: [Site]?
+        /// Without `known`: why not, in one sentence without a final period.
+        public var reason: String?
+
+        /// Creates a store site.
+        public init(known: Bool, site: Site? = nil, candidates: [Site]? = nil, reason: String? = nil) {
+            self.known = known
+            self.site = site
+            self.candidates = candidates
+            self.reason = reason
+        }
+    }
+
+    /// One retain a reference holds (or may hold): the frame that made it and its whole stack.
+    public struct StoreSiteRetain: Sendable, Codable, Equatable {
+        /// The frame named as the store site: the first of the program's own code past accessors,
+        /// thunks and functions that return the object; `nil` when the stack ends before one.
+        public var frame: Frame?
+        /// `true` when the reference holds the object's allocation (its first retain): the store moved
+        /// it, so `frame` is where the object was made, and the store was in that function or a callee.
+        public var allocation: Bool?
+        /// The retain's stack (the creation stack for an allocation), user frames first.
+        public var stack: [Frame]
+
+        /// Creates a retain.
+        public init(frame: Frame?, allocation: Bool? = nil, stack: [Frame]) {
+            self.frame = frame
+            self.allocation = allocation
+            self.stack = stack
+        }
+    }
+}
+
+extension LeakReport.StoreSite {
+    /// One retain a reference holds or may hold.
+    public typealias Site = LeakReport.StoreSiteRetain
+
+    /// The report value of the analysis' store site, with each stack turned into frames by `backtrace`.
+    public init(_ site: LeakGraphAnalysis.StoreSite, backtrace: (_ stackID: Int) -> [LeakReport.Frame]) {
+        let convert = { (candidate: LeakGraphAnalysis.StoreSite.Candidate) -> Site in
+            Site(
+                frame: candidate.frame.map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) },
+                allocation: candidate.isAllocation ? true : nil,
+                stack: candidate.stackID.map { backtrace(Int($0)) } ?? [])
+        }
+        switch site.verdict {
+        case .known:
+            self.init(known: true, site: site.site.map(convert))
+        case .notKnown:
+            self.init(known: false, candidates: site.candidates.map(convert), reason: site.reason)
+        }
+    }
+}
