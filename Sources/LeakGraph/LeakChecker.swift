@@ -153,7 +153,8 @@ public enum LeakChecker {
         symbolizer.symbolizeExpandingInlines(Recorder.stack(stackID)).compactMap { frame in
             let category = FramePolicy.category(of: frame, executablePath: executablePath)
             guard category != .runtime else { return nil }
-            return HistoryFrame(function: frame.function, file: frame.file, line: frame.line, isUserCode: category == .user)
+            return HistoryFrame(
+                function: frame.function, file: frame.file, line: frame.line, isUserCode: category == .user, address: frame.address)
         }
     }
 
@@ -197,10 +198,17 @@ public enum LeakChecker {
             }
             // Store sites, when retains were recorded: the retain stacks in their own order, runtime frames
             // left out.
-            let storeSites = analysis.graph.retainHistories.isEmpty ? [:] : analysis.storeSites { stackID in
+            var storeSites = analysis.graph.retainHistories.isEmpty ? [:] : analysis.storeSites { stackID in
                 if symbolizer == nil { symbolizer = Result { try Symbolizer() } }
                 guard case .success(let symbolizer) = symbolizer else { return [] }
                 return historyFrames(stackID, with: symbolizer, executablePath: executable)
+            }
+            if !storeSites.isEmpty, case .success(let symbolizer) = symbolizer {
+                for (reference, site) in storeSites {
+                    storeSites[reference] = placingOptimizedStores(
+                        site, of: analysis.graph.references[reference], in: analysis.graph, symbolizer: symbolizer,
+                        executablePath: executable)
+                }
             }
             var report = LeakReport(
                 analysis: analysis, program: program, diagnosticSites: diagnosticSites, storeSites: storeSites

@@ -13,13 +13,16 @@ public struct HistoryFrame: Sendable, Hashable {
     /// Whether the frame is the program's own code (not the runtime, the standard library or a
     /// toolchain library, nor a toolchain function inlined into the program).
     public var isUserCode: Bool
+    /// The return address the frame was symbolized from (inlined frames share their caller's), when known.
+    public var address: UInt?
 
     /// Creates a frame.
-    public init(function: String, file: String? = nil, line: Int? = nil, isUserCode: Bool) {
+    public init(function: String, file: String? = nil, line: Int? = nil, isUserCode: Bool, address: UInt? = nil) {
         self.function = function
         self.file = file
         self.line = line
         self.isUserCode = isUserCode
+        self.address = address
     }
 
     /// Whether the frame is code the compiler made around a store rather than the line a person wrote:
