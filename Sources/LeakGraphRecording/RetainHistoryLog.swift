@@ -60,7 +60,7 @@ public enum RetainHistoryLog {
                 guard wanted.contains(address), let kind = Self.kind(raw.kind) else { continue }
                 let event = RetainEvent(
                     kind: kind, count: Int(raw.count),
-                    stackID: kind == .allocation ? (creationStacks[address] ?? nil) : (raw.stack_id == LG_NO_STACK ? nil : raw.stack_id),
+                    stackID: raw.stack_id != LG_NO_STACK ? raw.stack_id : kind == .allocation ? (creationStacks[address] ?? nil) : nil,
                     thread: Int(raw.thread), frame: UInt64(raw.frame), sequence: start + offset)
                 if kind == .allocation {
                     events[address] = [event]

@@ -42,7 +42,9 @@ typedef struct lg_history_event {
     /// calls of one function: 0 when unknown.
     uintptr_t frame;
     /// The stack (see `lg_stack`), innermost first, starting at the return address into the code that
-    /// called the runtime; LG_NO_STACK for allocations and when the stack table is full.
+    /// called the runtime (for an allocation, the allocating code); LG_NO_STACK when the stack table is
+    /// full. Frame pointers first; a walk that stops within 4 frames (optimized code keeps none) is redone
+    /// with the call-frame information (at most 12 frames).
     uint32_t stack_id;
     /// A small number for the thread (1, 2, … in the order threads first recorded an event).
     uint16_t thread;

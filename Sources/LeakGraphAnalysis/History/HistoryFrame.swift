@@ -47,8 +47,9 @@ public struct HistoryFrame: Sendable, Hashable {
     /// it may be its result's, and the store site is further out.
     public func mayReturn(_ typeName: String) -> Bool {
         let name = function
-        for marker in [".getter : ", ".read : ", ".unsafeAddressor : ", ".modify : "] where name.contains(marker) {
-            return true
+        for marker in [".getter : ", ".read : ", ".unsafeAddressor : ", ".modify : ", "__allocating_init", ".init("]
+        where name.contains(marker) {
+            return true  // accessors that yield, and initializers (identical ones are folded: any type's name)
         }
         guard var result = Self.resultType(of: name) else { return false }
         if let closureEnd = result.firstRange(of: " in ") {

@@ -1,0 +1,110 @@
+// Issue 27: cycles closed far from where their objects are made, each in a mode, so that
+// `leakgraph run --history TYPE…` must name the line that stored the suspect reference. The types live
+// in other files; every store line the report must name carries a `// store: MODE` comment, which the
+// test (StoreSiteFixtureTests) reads to know the line.
+//
+// backReference: Room.admit (Room.swift) sets the member's back reference `room` — a method of another type.
+// delegate:      wire(_:) (Wiring.swift) assigns a Downloader's delegate: a wiring function.
+// closureSetter: Panel.configure hands a closure capturing self to Button.setOnTap, which stores it.
+// otherThread:   the cycle Session.client ⇄ Client.session is closed on a Dispatch worker thread.
+// passedUp:      the retain is made three calls deep (Relay.forward → …) and returned +1 to the store.
+// ambiguous:     the hub is stored in two clients' `hub` and one is cleared elsewhere: which retain the
+//                leaked reference holds cannot be told, so the store site is "not known".
+// fixed:         every shape above with its back reference weak or cleared: nothing leaks.
+
+import Dispatch
+import Glibc
+
+// MARK: - Fixture plumbing: parseMode, watch and finish come from Tests/Fixtures/Support/FixturePlumbing.swift
+
+enum Mode: String, CaseIterable { case backReference, delegate, closureSetter, otherThread, passedUp, ambiguous, fixed }
+
+let mode = parseMode(Mode.self)
+let fixed = mode == .fixed
+
+@inline(never)
+func backReference() {
+    let room = Room(name: "lobby")
+    let member = Member(name: "ada")
+    room.admit(member, weakly: fixed)
+    watch(room)
+    watch(member)
+}
+
+@inline(never)
+func delegate() {
+    let screen = Screen()
+    wire(screen, weakly: fixed)
+    watch(screen)
+    watch(screen.downloader)
+}
+
+@inline(never)
+func closureSetter() {
+    let panel = Panel()
+    panel.configure(weakly: fixed)
+    watch(panel)
+    watch(panel.button)
+}
+
+@inline(never)
+func otherThread() {
+    let session = Session()
+    let client = Client()
+    session.client = client
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        if !fixed {
+            client.session = session  // store: otherThread
+        }
+        done.signal()
+    }
+    done.wait()
+    watch(session)
+    watch(client)
+}
+
+@inline(never)
+func passedUp() {
+    let room = Room(name: "hall")
+    let member = Member(name: "grace")
+    room.members.append(member)
+    if !fixed {
+        member.room = Relay.forward(room)  // store: passedUp
+    }
+    watch(room)
+    watch(member)
+}
+
+@inline(never)
+func ambiguous() {
+    let hub = Hub()
+    let client = HubClient()
+    let spare = HubClient()
+    hub.client = client
+    attach(client, to: hub)
+    reserve(spare, for: hub)
+    release(spare)
+    if fixed {
+        client.hub = nil
+    }
+    watch(hub)
+    watch(client)
+}
+
+switch mode {
+case .backReference: backReference()
+case .delegate: delegate()
+case .closureSetter: closureSetter()
+case .otherThread: otherThread()
+case .passedUp: passedUp()
+case .ambiguous: ambiguous()
+case .fixed:
+    backReference()
+    delegate()
+    closureSetter()
+    otherThread()
+    passedUp()
+    ambiguous()
+}
+finish(expectingAlive: fixed ? 0 : 2)
