@@ -443,8 +443,8 @@ static uint32_t lg_history_unwind_from(uintptr_t start, uintptr_t *frames, uint3
 
 /// Appends one event. `frame` is the frame pointer at the runtime's entry (the caller's frame base),
 /// `return_address` the call site (for an allocation, the return address into the allocating code).
-static void lg_history_append(uintptr_t object, uint8_t kind, uint32_t count, uintptr_t return_address,
-                              uintptr_t frame) {
+static void lg_history_append_full(uintptr_t object, uint8_t kind, uint32_t count, uintptr_t return_address,
+                                   uintptr_t frame, uintptr_t recorded_frame) {
     lg_history_thread *thread = &lg_tls_history;
     // A check's own retains (the checking thread ignores itself) are not the program's; allocations are
     // always logged, because they tell one object at an address from the next.
@@ -501,7 +501,7 @@ static void lg_history_append(uintptr_t object, uint8_t kind, uint32_t count, ui
             atomic_fetch_add_explicit(&lg_history_dropped, 1, memory_order_relaxed);
         } else {
             slot->object = object;
-            slot->frame = frame;
+            slot->frame = recorded_frame;
             slot->stack_id = stack_id;
             slot->thread = thread->number;
             slot->count = (uint8_t)part;
@@ -510,6 +510,16 @@ static void lg_history_append(uintptr_t object, uint8_t kind, uint32_t count, ui
         count -= part;
     } while (count > 0);
     thread->busy = false;
+}
+
+static inline void lg_history_append(uintptr_t object, uint8_t kind, uint32_t count, uintptr_t return_address,
+                                     uintptr_t frame) {
+    lg_history_append_full(object, kind, count, return_address, frame, frame);
+}
+
+/// Appends a write into `holder` at `address`; the stack starts at `return_address`, walked from `frame`.
+static void lg_history_append_write(uintptr_t holder, uintptr_t address, uintptr_t return_address, uintptr_t frame) {
+    lg_history_append_full(holder, LG_HISTORY_WRITE, 1, return_address, frame, address);
 }
 
 // MARK: The entry points
@@ -585,6 +595,39 @@ __attribute__((noinline)) static void *lg_history_alloc(const void *metadata, si
     return object;
 }
 
+// MARK: Writes
+
+typedef void (*lg_begin_access_fn)(void *pointer, void *buffer, uintptr_t flags, void *pc);
+static lg_begin_access_fn lg_history_next_begin_access;
+static uint32_t lg_history_patched_access_imports;
+
+/// The tracked object holding `address`: the nearest object start at or below it (within 512 bytes)
+/// that the record table knows. Every probe is one lock-free map lookup.
+static uintptr_t lg_history_holder(uintptr_t address) {
+    uintptr_t start = address & ~(uintptr_t)15;
+    for (uint32_t step = 0; step < 32 && start >= 16; step++, start -= 16) {
+        if (lg_table_entry(start) != 0) {
+            return start;
+        }
+    }
+    return 0;
+}
+
+/// What the `swift_beginAccess` imports point at while histories are recorded: a modify access (bit 0
+/// of the flags) to an address inside an object of a history type is logged as a write into it, with
+/// the stack of the code that asked (the store that follows is what it writes). Then the runtime's.
+__attribute__((noinline)) static void lg_history_begin_access(void *pointer, void *buffer, uintptr_t flags, void *pc) {
+    if ((flags & 1) != 0 && lg_tls_ignore == 0) {
+        uintptr_t holder = lg_history_holder((uintptr_t)pointer);
+        if (holder != 0 && (uintptr_t)pointer >= holder + 16 &&
+            LG_UNLIKELY(lg_history_is_history_type(*(const uintptr_t *)holder))) {
+            lg_history_append_write(holder, (uintptr_t)pointer, (uintptr_t)__builtin_return_address(0),
+                                    *(const uintptr_t *)__builtin_frame_address(0));
+        }
+    }
+    lg_history_next_begin_access(pointer, buffer, flags, pc);
+}
+
 // MARK: Starting
 
 static void lg_history_fork_prepare(void) { pthread_mutex_lock(&lg_history_mutex); }
@@ -658,6 +701,14 @@ int lg_history_start(const char *patterns, char *error, size_t error_len) {
             __atomic_store_n(try_retain_slot, lg_history_try_retain, __ATOMIC_RELEASE);
             __atomic_store_n(adapter_slot, (void *)lg_history_retain_adapter, __ATOMIC_RELEASE);
             __atomic_store_n(swizzling, true, __ATOMIC_RELEASE);
+            // Writes: the program calls swift_beginAccess through its imports (not fatal when none is found:
+            // store sites then come from the retains alone).
+            lg_history_next_begin_access = (lg_begin_access_fn)dlsym(RTLD_DEFAULT, "swift_beginAccess");
+            if (lg_history_next_begin_access != NULL) {
+                int failed = 0;
+                int patched = lg_imports_patch("swift_beginAccess", (void *)lg_history_begin_access, &failed);
+                lg_history_patched_access_imports = patched > 0 ? (uint32_t)patched : 0;
+            }
         }
     }
     pthread_mutex_unlock(&lg_state.install_mutex);
@@ -702,6 +753,7 @@ void lg_history_stats(lg_history_stats_t *stats) {
     stats->events = lg_history_event_count();
     stats->dropped = atomic_load_explicit(&lg_history_dropped, memory_order_relaxed);
     stats->skipped = atomic_load_explicit(&lg_history_skipped, memory_order_relaxed);
+    stats->patched_access_imports = lg_history_patched_access_imports;
 }
 
 #else /* !__linux__ */

@@ -23,6 +23,17 @@ extension LeakChecker {
         return placed
     }
 
+    /// Per strong reference into an object with a retain history: the byte offset in its holder of the one
+    /// word holding its target (see ``fieldOffset(of:in:)``).
+    static func fieldOffsets(in graph: ObjectGraph) -> [Int: Int] {
+        var offsets: [Int: Int] = [:]
+        for (index, reference) in graph.references.enumerated()
+        where reference.ownership == .strong && graph.retainHistories[reference.to] != nil {
+            offsets[index] = fieldOffset(of: reference, in: graph)
+        }
+        return offsets
+    }
+
     /// The byte offset in the holder of the one word that holds the target's address (spare bits
     /// ignored), or `nil` when none or several do.
     static func fieldOffset(of reference: Reference, in graph: ObjectGraph) -> Int? {

@@ -198,7 +198,9 @@ public enum LeakChecker {
             }
             // Store sites, when retains were recorded: the retain stacks in their own order, runtime frames
             // left out.
-            var storeSites = analysis.graph.retainHistories.isEmpty ? [:] : analysis.storeSites { stackID in
+            var storeSites = analysis.graph.retainHistories.isEmpty ? [:] : analysis.storeSites(
+                fieldOffsets: fieldOffsets(in: analysis.graph)
+            ) { stackID in
                 if symbolizer == nil { symbolizer = Result { try Symbolizer() } }
                 guard case .success(let symbolizer) = symbolizer else { return [] }
                 return historyFrames(stackID, with: symbolizer, executablePath: executable)

@@ -61,7 +61,8 @@ public enum RetainHistoryLog {
                 let event = RetainEvent(
                     kind: kind, count: Int(raw.count),
                     stackID: raw.stack_id != LG_NO_STACK ? raw.stack_id : kind == .allocation ? (creationStacks[address] ?? nil) : nil,
-                    thread: Int(raw.thread), frame: UInt64(raw.frame), sequence: start + offset)
+                    thread: Int(raw.thread), frame: kind == .write ? 0 : UInt64(raw.frame), sequence: start + offset,
+                    address: kind == .write ? UInt64(raw.frame) : 0)
                 if kind == .allocation {
                     events[address] = [event]
                 } else {
@@ -79,6 +80,7 @@ public enum RetainHistoryLog {
         case LG_HISTORY_ALLOC.rawValue: .allocation
         case LG_HISTORY_RETAIN.rawValue: .retain
         case LG_HISTORY_RELEASE.rawValue: .release
+        case LG_HISTORY_WRITE.rawValue: .write
         default: nil
         }
     }

@@ -437,10 +437,8 @@ extension JSONText {
 
     fileprivate mutating func write(_ retain: LeakReport.StoreSiteRetain) {
         openObject()
-        if let allocation = retain.allocation {
-            key("allocation")
-            boolean(allocation)
-        }
+        key("evidence")
+        string(retain.evidence)
         if let frame = retain.frame {
             key("frame")
             openObject()

@@ -29,18 +29,23 @@ extension LeakReport {
         /// The frame named as the store site: the first of the program's own code past accessors,
         /// thunks and functions that return the object; `nil` when the stack ends before one.
         public var frame: Frame?
-        /// `true` when the reference holds the object's allocation (its first retain): the store moved
-        /// it, so `frame` is where the object was made, and the store was in that function or a callee.
-        public var allocation: Bool?
+        /// What the site was read from: `write` (the last write into the field holding the reference: the
+        /// store itself), `retain` (the retain whose +1 the reference holds, balanced pairs cancelled) or
+        /// `allocation` (the reference holds the object's first retain: the store moved it, so `frame` is
+        /// where the object was made, and the store was in that function or a callee).
+        public var evidence: String
         /// The retain's stack (the creation stack for an allocation), user frames first.
         public var stack: [Frame]
 
         /// Creates a retain.
-        public init(frame: Frame?, allocation: Bool? = nil, stack: [Frame]) {
+        public init(frame: Frame?, evidence: String, stack: [Frame]) {
             self.frame = frame
-            self.allocation = allocation
+            self.evidence = evidence
             self.stack = stack
         }
+
+        /// Whether the reference holds the object's allocation.
+        public var isAllocation: Bool { evidence == LeakGraphAnalysis.StoreSite.Evidence.allocation.rawValue }
     }
 }
 
@@ -53,7 +58,7 @@ extension LeakReport.StoreSite {
         let convert = { (candidate: LeakGraphAnalysis.StoreSite.Candidate) -> Site in
             Site(
                 frame: candidate.frame.map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) },
-                allocation: candidate.isAllocation ? true : nil,
+                evidence: candidate.evidence.rawValue,
                 stack: candidate.stackID.map { backtrace(Int($0)) } ?? [])
         }
         switch site.verdict {

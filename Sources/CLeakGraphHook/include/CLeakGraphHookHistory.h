@@ -31,6 +31,10 @@ typedef enum lg_history_kind {
     LG_HISTORY_RETAIN = 2,
     /// `swift_release`, `swift_release_n` (`count` releases).
     LG_HISTORY_RELEASE = 3,
+    /// A write into the object: `swift_beginAccess` for a modify access to an address inside it (the
+    /// dynamic exclusivity check the compiler puts before a store into a class's stored property);
+    /// `frame` is the address written, the stack starts in the code that asked for the access.
+    LG_HISTORY_WRITE = 4,
 } lg_history_kind;
 
 /// One retain, release or allocation of an object of a history type. Events are numbered in the
@@ -39,7 +43,7 @@ typedef struct lg_history_event {
     /// The object's address.
     uintptr_t object;
     /// The frame pointer of the function that called the runtime (its frame's base), telling apart two
-    /// calls of one function: 0 when unknown.
+    /// calls of one function: 0 when unknown. For `LG_HISTORY_WRITE`: the address written.
     uintptr_t frame;
     /// The stack (see `lg_stack`), innermost first, starting at the return address into the code that
     /// called the runtime (for an allocation, the allocating code); LG_NO_STACK when the stack table is
@@ -68,6 +72,10 @@ typedef struct lg_history_stats_t {
     uint64_t dropped;
     /// Events a thread skipped because it was inside LeakGraph (a check, the hook itself).
     uint64_t skipped;
+    /// `swift_beginAccess` imports pointed at the history's (writes into history objects are recorded
+    /// only through them).
+    uint32_t patched_access_imports;
+    uint32_t reserved;
 } lg_history_stats_t;
 
 /// The most patterns `lg_history_start` takes.

@@ -74,6 +74,7 @@ public struct HistoryFrame: Sendable, Hashable {
             let character = function[index]
             switch character {
             case "(", "[", "<": depth += 1
+            case ">" where index > function.startIndex && function[function.index(before: index)] == "-": break
             case ")", "]", ">": depth -= 1
             case "-" where depth == 0:
                 let next = function.index(after: index)

@@ -11,10 +11,15 @@ extension LeakAnalysis {
     /// answer. A history that does not add up to the object's retain count (retains made where the
     /// recorder does not look) gives ``StoreSite/Verdict/notKnown`` for every reference into it.
     ///
-    /// - Parameter frames: the symbolized frames of a recorded stack, innermost first, inlined calls
-    ///   expanded.
+    /// A reference that is a stored property of a holder with a history first gets the last write into its
+    /// word (``StoreSite/Evidence/write``): the store itself, read from the exclusivity check before it.
+    ///
+    /// - Parameters:
+    ///   - fieldOffsets: per reference index, the byte offset in its holder of the word that holds it
+    ///     (read from memory by the check); references without one are attributed from retains only.
+    ///   - frames: the symbolized frames of a recorded stack, innermost first, inlined calls expanded.
     /// - Complexity: O(*e*²) per object for *e* events in its history.
-    public func storeSites(frames: (UInt32) -> [HistoryFrame]) -> [Int: StoreSite] {
+    public func storeSites(fieldOffsets: [Int: Int] = [:], frames: (UInt32) -> [HistoryFrame]) -> [Int: StoreSite] {
         var sites: [Int: StoreSite] = [:]
         guard !graph.retainHistories.isEmpty else { return sites }
         var inEdges: [Int: [Int]] = [:]
@@ -31,10 +36,49 @@ extension LeakAnalysis {
         }
         for (node, edges) in inEdges {
             guard let history = graph.retainHistories[node] else { continue }
+            var unresolved: [Int] = []
+            for edge in edges {
+                if let written = writeSite(of: edge, offset: fieldOffsets[edge], frames: cachedFrames) {
+                    sites[edge] = written
+                } else {
+                    unresolved.append(edge)
+                }
+            }
+            guard !unresolved.isEmpty else { continue }
             let attributed = attribute(node: node, history: history, edges: edges, frames: cachedFrames)
-            for (edge, site) in attributed { sites[edge] = site }
+            for edge in unresolved { sites[edge] = attributed[edge] }
         }
         return sites
+    }
+
+    /// The store site of `edge` from its holder's writes: the last write into the word that holds the
+    /// reference (`offset` bytes into the holder), when the holder has a history from its allocation and the
+    /// reference is a stored property of the holder itself (not a field of a struct in it, an element, a
+    /// capture). The site is the first frame of the program's own code that is not an accessor.
+    private func writeSite(of edge: Int, offset: Int?, frames: (UInt32) -> [HistoryFrame]) -> StoreSite? {
+        let reference = graph.references[edge]
+        guard let offset, Self.isStoredProperty(reference.path),
+            let history = graph.retainHistories[reference.from], history.complete
+        else { return nil }
+        let address = graph.nodes[reference.from].address + UInt64(offset)
+        guard let write = history.events.last(where: { $0.kind == .write && $0.address == address }),
+            let stack = write.stackID
+        else { return nil }
+        let stackFrames = frames(stack)
+        guard let frame = stackFrames.first(where: { $0.isUserCode && !$0.isAccessorOrThunk }) else { return nil }
+        return .known(StoreSite.Candidate(stackID: stack, frame: frame, evidence: .write, sequence: write.sequence))
+    }
+
+    /// Whether `path` is a stored property of its object, perhaps through an `Optional`, an existential or
+    /// a closure's context — the word a modify access of that property writes.
+    static func isStoredProperty(_ path: ReferencePath) -> Bool {
+        guard case .property = path.steps.first else { return false }
+        return path.steps.dropFirst().allSatisfy { step in
+            switch step {
+            case .optionalPayload, .existentialValue, .closureContext, .storage: true
+            default: false
+            }
+        }
     }
 
     private func attribute(
@@ -105,13 +149,13 @@ extension LeakAnalysis {
     private static func candidate(_ unit: RetainBalancer.Unit) -> StoreSite.Candidate {
         StoreSite.Candidate(
             stackID: unit.event.stackID, frame: unit.owner.map { unit.frames[$0] },
-            isAllocation: unit.event.kind == .allocation, sequence: unit.event.sequence)
+            evidence: unit.event.kind == .allocation ? .allocation : .retain, sequence: unit.event.sequence)
     }
 
     /// The site a candidate names (function, file, line), for comparing candidates.
     private static func siteKey(_ candidate: StoreSite.Candidate) -> String {
         guard let frame = candidate.frame else { return "stack \(candidate.stackID.map(String.init) ?? "-")" }
-        return "\(frame.function)|\(frame.file ?? "")|\(frame.line.map(String.init) ?? "")|\(candidate.isAllocation)"
+        return "\(frame.function)|\(frame.file ?? "")|\(frame.line.map(String.init) ?? "")|\(candidate.evidence)"
     }
 
     private static func sameSite(_ a: StoreSite.Candidate, _ b: StoreSite.Candidate) -> Bool {

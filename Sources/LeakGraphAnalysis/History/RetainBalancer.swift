@@ -44,7 +44,7 @@ struct RetainBalancer {
     func units(of history: RetainHistory, frames: (UInt32) -> [HistoryFrame]) -> (plus: [Unit], minus: [Unit]) {
         var plus: [Unit] = []
         var minus: [Unit] = []
-        for event in history.events {
+        for event in history.events where event.kind != .write {
             let stack = event.stackID.map(frames) ?? []
             if event.kind == .release {
                 let chain = stack.filter(\.isUserCode).map(\.function)

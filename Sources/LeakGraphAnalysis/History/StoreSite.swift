@@ -15,6 +15,17 @@ public struct StoreSite: Sendable, Hashable {
         case notKnown
     }
 
+    /// What a site was read from.
+    public enum Evidence: String, Sendable, Hashable, Codable {
+        /// The last write into the field that holds the reference (a modify access the compiler checks for
+        /// exclusivity, recorded in its holder's history): the store itself.
+        case write
+        /// The retain whose +1 the reference holds, after balanced pairs were cancelled.
+        case retain
+        /// The object's allocation, whose +1 the reference holds.
+        case allocation
+    }
+
     /// One retain (or the allocation) the reference may hold.
     public struct Candidate: Sendable, Hashable {
         /// The stack of the retain (the creation stack for an allocation), innermost first.
@@ -23,18 +34,21 @@ public struct StoreSite: Sendable, Hashable {
         /// and past functions that hand the reference back to their caller; `nil` when the stack ends
         /// before such a frame.
         public var frame: HistoryFrame?
-        /// The +1 is the object's allocation: the reference holds the object's first retain (the store
-        /// moved it, retaining nothing), so `frame` is where the object was made and the store happened
-        /// in that function or a callee.
-        public var isAllocation: Bool
+        /// What the site was read from.
+        public var evidence: Evidence
         /// The event's position in the process's history.
         public var sequence: Int
 
+        /// Whether the reference holds the object's allocation: its first retain (the store moved it,
+        /// retaining nothing), so `frame` is where the object was made and the store happened in that
+        /// function or a callee.
+        public var isAllocation: Bool { evidence == .allocation }
+
         /// Creates a candidate.
-        public init(stackID: UInt32?, frame: HistoryFrame?, isAllocation: Bool, sequence: Int) {
+        public init(stackID: UInt32?, frame: HistoryFrame?, evidence: Evidence, sequence: Int) {
             self.stackID = stackID
             self.frame = frame
-            self.isAllocation = isAllocation
+            self.evidence = evidence
             self.sequence = sequence
         }
     }

@@ -10,6 +10,9 @@ public struct RetainEvent: Sendable, Hashable {
         case retain
         /// `swift_release` (or `swift_release_n`): `count` fewer.
         case release
+        /// Not a change of the count: a write into this object (a modify access the compiler checks for
+        /// exclusivity before a store into a stored property) at ``RetainEvent/address``.
+        case write
     }
 
     /// What happened.
@@ -26,9 +29,14 @@ public struct RetainEvent: Sendable, Hashable {
     public var frame: UInt64
     /// The event's position in the process's history (all objects, all threads): earlier is smaller.
     public var sequence: Int
+    /// For a ``Kind/write``: the address written (inside the object); 0 otherwise.
+    public var address: UInt64 = 0
 
     /// Creates an event.
-    public init(kind: Kind, count: Int = 1, stackID: UInt32?, thread: Int = 1, frame: UInt64 = 0, sequence: Int) {
+    public init(
+        kind: Kind, count: Int = 1, stackID: UInt32?, thread: Int = 1, frame: UInt64 = 0, sequence: Int, address: UInt64 = 0
+    ) {
+        self.address = address
         self.kind = kind
         self.count = count
         self.stackID = stackID
@@ -37,8 +45,14 @@ public struct RetainEvent: Sendable, Hashable {
         self.sequence = sequence
     }
 
-    /// `+count` for an allocation or a retain, `-count` for a release.
-    public var delta: Int { kind == .release ? -count : count }
+    /// `+count` for an allocation or a retain, `-count` for a release, 0 for a write.
+    public var delta: Int {
+        switch kind {
+        case .release: -count
+        case .write: 0
+        case .allocation, .retain: count
+        }
+    }
 }
 
 /// Every strong retain and release of one object since its allocation, in order.

@@ -10,7 +10,8 @@ extension ReportNaming {
             while index < function.endIndex {
                 switch function[index] {
                 case "(", "[", "<": depth += 1
-                case ")", "]", ">": depth -= 1
+                case ")", "]": depth -= 1
+                case ">" where index > function.startIndex && function[function.index(before: index)] != "-": depth -= 1
                 default: break
                 }
                 if depth == 0, function[index...].hasPrefix(" in ") {
@@ -37,6 +38,7 @@ extension ReportNaming {
             let character = function[index]
             switch character {
             case "(", "[", "<": depth += 1
+            case ">" where index > function.startIndex && function[function.index(before: index)] == "-": break
             case ")", "]", ">":
                 if depth == 0 {
                     if index > start { parameters.append(function[start..<index]) }
@@ -81,14 +83,14 @@ extension ReportNaming {
     public static func storeSiteText(_ storeSite: LeakReport.StoreSite) -> String {
         if storeSite.known, let site = storeSite.site {
             guard let frame = site.frame else { return "Stored: not known (no frame of the program's own code)" }
-            if site.allocation == true {
+            if site.isAllocation {
                 return "Stored with the object's first retain, made at \(retainPlace(frame)) (the store moved it)"
             }
             return "Stored at \(retainPlace(frame))"
         }
         let candidates = (storeSite.candidates ?? []).map { candidate -> String in
             let place = candidate.frame.map(retainPlace) ?? candidate.stack.first.map(retainPlace) ?? "an unknown stack"
-            return candidate.allocation == true ? "\(place) (its creation)" : place
+            return candidate.isAllocation ? "\(place) (its creation)" : place
         }
         let reason = storeSite.reason.map { " (\($0))" } ?? ""
         guard !candidates.isEmpty else { return "Stored: not known\(reason)" }
