@@ -628,6 +628,60 @@ __attribute__((noinline)) static void lg_history_begin_access(void *pointer, voi
     lg_history_next_begin_access(pointer, buffer, flags, pc);
 }
 
+// MARK: Strong loads of weak and unowned references
+
+// `swift_weakLoadStrong`, `swift_weakTakeStrong`, `swift_unownedRetainStrong` and
+// `swift_unownedRetainStrongAndRelease` add a strong retain without going through `swift_retain`; the
+// release that balances it does. Their imports point here while histories are recorded, so that a
+// history adds up.
+typedef void *(*lg_weak_load_fn)(void *reference);
+typedef void (*lg_unowned_strong_fn)(void *object);
+static lg_weak_load_fn lg_history_next_weak_load_strong;
+static lg_weak_load_fn lg_history_next_weak_take_strong;
+static lg_unowned_strong_fn lg_history_next_unowned_retain_strong;
+static lg_unowned_strong_fn lg_history_next_unowned_retain_strong_and_release;
+
+#define LG_HISTORY_NOTE_STRONG(object)                                                                       \
+    do {                                                                                                    \
+        if ((intptr_t)(object) > 0 && LG_UNLIKELY(lg_history_is_history_type(*(const uintptr_t *)(object)))) { \
+            lg_history_append((uintptr_t)(object), LG_HISTORY_RETAIN, 1, (uintptr_t)__builtin_return_address(0), \
+                              *(const uintptr_t *)__builtin_frame_address(0));                              \
+        }                                                                                                   \
+    } while (0)
+
+__attribute__((noinline)) static void *lg_history_weak_load_strong(void *reference) {
+    void *object = lg_history_next_weak_load_strong(reference);
+    LG_HISTORY_NOTE_STRONG(object);
+    return object;
+}
+
+__attribute__((noinline)) static void *lg_history_weak_take_strong(void *reference) {
+    void *object = lg_history_next_weak_take_strong(reference);
+    LG_HISTORY_NOTE_STRONG(object);
+    return object;
+}
+
+__attribute__((noinline)) static void lg_history_unowned_retain_strong(void *object) {
+    lg_history_next_unowned_retain_strong(object);
+    LG_HISTORY_NOTE_STRONG(object);
+}
+
+__attribute__((noinline)) static void lg_history_unowned_retain_strong_and_release(void *object) {
+    lg_history_next_unowned_retain_strong_and_release(object);
+    LG_HISTORY_NOTE_STRONG(object);
+}
+
+/// Points the imports of `symbol` at `replacement` after keeping the runtime's in `*next`.
+static uint32_t lg_history_patch(const char *symbol, void *replacement, void **next) {
+    *next = dlsym(RTLD_DEFAULT, symbol);
+    if (*next == NULL) {
+        return 0;
+    }
+    int failed = 0;
+    int patched = lg_imports_patch(symbol, replacement, &failed);
+    return patched > 0 ? (uint32_t)patched : 0;
+}
+
 // MARK: Starting
 
 static void lg_history_fork_prepare(void) { pthread_mutex_lock(&lg_history_mutex); }
@@ -703,12 +757,16 @@ int lg_history_start(const char *patterns, char *error, size_t error_len) {
             __atomic_store_n(swizzling, true, __ATOMIC_RELEASE);
             // Writes: the program calls swift_beginAccess through its imports (not fatal when none is found:
             // store sites then come from the retains alone).
-            lg_history_next_begin_access = (lg_begin_access_fn)dlsym(RTLD_DEFAULT, "swift_beginAccess");
-            if (lg_history_next_begin_access != NULL) {
-                int failed = 0;
-                int patched = lg_imports_patch("swift_beginAccess", (void *)lg_history_begin_access, &failed);
-                lg_history_patched_access_imports = patched > 0 ? (uint32_t)patched : 0;
-            }
+            lg_history_patched_access_imports = lg_history_patch(
+                "swift_beginAccess", (void *)lg_history_begin_access, (void **)&lg_history_next_begin_access);
+            lg_history_patch("swift_weakLoadStrong", (void *)lg_history_weak_load_strong,
+                             (void **)&lg_history_next_weak_load_strong);
+            lg_history_patch("swift_weakTakeStrong", (void *)lg_history_weak_take_strong,
+                             (void **)&lg_history_next_weak_take_strong);
+            lg_history_patch("swift_unownedRetainStrong", (void *)lg_history_unowned_retain_strong,
+                             (void **)&lg_history_next_unowned_retain_strong);
+            lg_history_patch("swift_unownedRetainStrongAndRelease", (void *)lg_history_unowned_retain_strong_and_release,
+                             (void **)&lg_history_next_unowned_retain_strong_and_release);
         }
     }
     pthread_mutex_unlock(&lg_state.install_mutex);

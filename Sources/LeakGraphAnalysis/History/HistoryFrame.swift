@@ -47,9 +47,9 @@ public struct HistoryFrame: Sendable, Hashable {
     /// it may be its result's, and the store site is further out.
     public func mayReturn(_ typeName: String) -> Bool {
         let name = function
-        for marker in [".getter : ", ".read : ", ".unsafeAddressor : ", ".modify : ", "__allocating_init", ".init("]
+        for marker in [".getter : ", ".read : ", ".unsafeAddressor : ", ".modify : ", "__allocating_init"]
         where name.contains(marker) {
-            return true  // accessors that yield, and initializers (identical ones are folded: any type's name)
+            return true  // accessors that yield, and allocating initializers (identical ones are folded: any type's name)
         }
         guard var result = Self.resultType(of: name) else { return false }
         if let closureEnd = result.firstRange(of: " in ") {
@@ -57,12 +57,16 @@ public struct HistoryFrame: Sendable, Hashable {
         }
         if result == "()" || result == "Swift.Void" || result.isEmpty { return false }
         let short = Self.shortName(typeName)
-        if !short.isEmpty, result.contains(short) { return true }
-        for word in ["Any", "AnyObject", "any ", "some ", "τ_"] where result.contains(word) {
+        let words = result.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" })
+        if !short.isEmpty, words.contains(short) { return true }
+        for word in ["any ", "some ", "τ_"] where result.contains(word) {
+            return true
+        }
+        for word in ["Any", "AnyObject"] where words.contains(Substring(word)) {
             return true
         }
         // A generic parameter written as one capital letter (`A`, `T`).
-        return result.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains { $0.count == 1 && $0.first!.isUppercase }
+        return words.contains { $0.count == 1 && $0.first!.isUppercase }
     }
 
     /// The text after the function's top-level ` -> `, or `nil` when it has none.

@@ -6,9 +6,7 @@ extension LeakAnalysis {
     ///
     /// Per object: its balanced retain/release pairs are cancelled (``RetainBalancer``); the +1s left are
     /// what its strong references hold, one each. With one reference, it gets the one left; with several,
-    /// each is given the +1 that only it can hold — made after its holder was allocated (when the holder
-    /// has a history too) — and the verdict is ``StoreSite/Verdict/known`` only when that leaves one
-    /// answer. A history that does not add up to the object's retain count (retains made where the
+    /// the verdict is ``StoreSite/Verdict/known`` only when every +1 left names the same site. A history that does not add up to the object's retain count (retains made where the
     /// recorder does not look) gives ``StoreSite/Verdict/notKnown`` for every reference into it.
     ///
     /// A reference that is a stored property of a holder with a history first gets the last write into its
@@ -61,7 +59,9 @@ extension LeakAnalysis {
             let history = graph.retainHistories[reference.from], history.complete
         else { return nil }
         let address = graph.nodes[reference.from].address + UInt64(offset)
-        guard let write = history.events.last(where: { $0.kind == .write && $0.address == address }),
+        // A closure property is two words, its function then its context: the write is to its first.
+        let written: Set<UInt64> = reference.path.isClosure ? [address, address - 8] : [address]
+        guard let write = history.events.last(where: { $0.kind == .write && written.contains($0.address) }),
             let stack = write.stackID
         else { return nil }
         let stackFrames = frames(stack)
@@ -111,12 +111,9 @@ extension LeakAnalysis {
         let doubtful = outcome.alternatives.enumerated().map { position, others in
             others.map(Self.candidate).filter { !Self.sameSite($0, survivors[position]) }
         }
-        // Which survivors each reference can hold: not one made before its holder existed.
-        let options: [[Int]] = edges.map { edge in
-            let holder = graph.references[edge].from
-            let born = graph.retainHistories[holder].flatMap { $0.complete ? $0.events.first?.sequence : nil }
-            return survivors.indices.filter { born == nil || survivors[$0].sequence > born! }
-        }
+        // Which survivors each reference can hold: any (a +1 handed to the holder's initializer is made
+        // before the holder exists).
+        let options: [[Int]] = edges.map { _ in Array(survivors.indices) }
         for (position, edge) in edges.enumerated() {
             let choices = options[position]
             guard !choices.isEmpty else {

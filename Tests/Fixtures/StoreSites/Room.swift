@@ -15,7 +15,7 @@ final class Room {
         if weakly {
             member.weakRoom = self
         } else {
-            member.room = self  // store: backReference
+            member.room = self  // store: backReference Member.room
         }
     }
 }

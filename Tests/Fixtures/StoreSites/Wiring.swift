@@ -22,7 +22,7 @@ func wire(_ screen: Screen, weakly: Bool) {
     if weakly {
         screen.downloader.weakDelegate = screen
     } else {
-        screen.downloader.delegate = screen  // store: delegate
+        screen.downloader.delegate = screen  // store: delegate Downloader.delegate
     }
 }
 
@@ -31,7 +31,7 @@ final class Button {
 
     @inline(never)
     func setOnTap(_ action: @escaping () -> Void) {
-        onTap = action  // store: closureSetter
+        onTap = action  // store: closureSetter Button.onTap
     }
 }
 
@@ -62,20 +62,20 @@ final class Hub {
 }
 
 final class HubClient {
-    var hub: Hub?
+    let owner: Hub
+
+    @inline(never)
+    init(owner: Hub) {
+        self.owner = owner
+    }
 }
 
 @inline(never)
-func attach(_ client: HubClient, to hub: Hub) {
-    client.hub = hub  // candidate: ambiguous
+func attach(_ hub: Hub) -> HubClient {
+    HubClient(owner: hub)  // candidate: ambiguous HubClient.owner
 }
 
 @inline(never)
-func reserve(_ client: HubClient, for hub: Hub) {
-    client.hub = hub  // candidate: ambiguous
-}
-
-@inline(never)
-func release(_ client: HubClient) {
-    client.hub = nil
+func reserve(_ hub: Hub) -> HubClient {
+    HubClient(owner: hub)  // candidate: ambiguous HubClient.owner
 }

@@ -8,8 +8,9 @@
 // closureSetter: Panel.configure hands a closure capturing self to Button.setOnTap, which stores it.
 // otherThread:   the cycle Session.client ⇄ Client.session is closed on a Dispatch worker thread.
 // passedUp:      the retain is made three calls deep (Relay.forward → …) and returned +1 to the store.
-// ambiguous:     the hub is stored in two clients' `hub` and one is cleared elsewhere: which retain the
-//                leaked reference holds cannot be told, so the store site is "not known".
+// ambiguous:     two clients are made with the hub as their `owner` (a `let` set in the initializer: no
+//                write is recorded), and one is dropped: its deinit releases the hub, and which of the two
+//                retains the leaked client's `owner` holds cannot be told, so the store site is "not known".
 // fixed:         every shape above with its back reference weak or cleared: nothing leaks.
 
 import Dispatch
@@ -51,11 +52,11 @@ func closureSetter() {
 func otherThread() {
     let session = Session()
     let client = Client()
-    session.client = client
+    session.client = client  // store: otherThread Session.client
     let done = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
         if !fixed {
-            client.session = session  // store: otherThread
+            client.session = session  // store: otherThread Client.session
         }
         done.signal()
     }
@@ -70,7 +71,7 @@ func passedUp() {
     let member = Member(name: "grace")
     room.members.append(member)
     if !fixed {
-        member.room = Relay.forward(room)  // store: passedUp
+        member.room = Relay.forward(room)  // store: passedUp Member.room
     }
     watch(room)
     watch(member)
@@ -79,14 +80,13 @@ func passedUp() {
 @inline(never)
 func ambiguous() {
     let hub = Hub()
-    let client = HubClient()
-    let spare = HubClient()
-    hub.client = client
-    attach(client, to: hub)
-    reserve(spare, for: hub)
-    release(spare)
+    let client = attach(hub)
+    hub.client = client  // store: ambiguous Hub.client
+    var spare: HubClient? = reserve(hub)
+    watch(spare!)
+    spare = nil
     if fixed {
-        client.hub = nil
+        hub.client = nil
     }
     watch(hub)
     watch(client)
