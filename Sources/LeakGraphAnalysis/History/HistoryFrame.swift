@@ -41,6 +41,15 @@ public struct HistoryFrame: Sendable, Hashable {
         return false
     }
 
+    /// Whether the frame destroys an object or value (a `deinit`, an outlined destroy, a value witness):
+    /// a release made there gives up a reference some object stored.
+    public var isDestroying: Bool {
+        let name = function
+        return name.hasSuffix(".deinit") || name.contains("__deallocating_deinit") || name.contains(".deinit ")
+            || name.hasPrefix("outlined destroy") || name.hasPrefix("outlined consume") || name.contains("destroy value witness")
+            || name.contains("destroyWithCopy")
+    }
+
     /// Whether the function can hand an owned reference to an object of type `typeName` back to its
     /// caller: an initializer, a getter or read accessor, or a function whose result type names that type
     /// (its short name), `Any`, `AnyObject`, an existential or a generic parameter. Then a retain made in

@@ -146,13 +146,15 @@ extension LeakAnalysis {
     private static func candidate(_ unit: RetainBalancer.Unit) -> StoreSite.Candidate {
         StoreSite.Candidate(
             stackID: unit.event.stackID, frame: unit.owner.map { unit.frames[$0] },
+            caller: unit.owner.flatMap { $0 + 1 < unit.frames.count ? unit.frames[$0 + 1] : nil },
             evidence: unit.event.kind == .allocation ? .allocation : .retain, sequence: unit.event.sequence)
     }
 
     /// The site a candidate names (function, file, line), for comparing candidates.
     private static func siteKey(_ candidate: StoreSite.Candidate) -> String {
         guard let frame = candidate.frame else { return "stack \(candidate.stackID.map(String.init) ?? "-")" }
-        return "\(frame.function)|\(frame.file ?? "")|\(frame.line.map(String.init) ?? "")|\(candidate.evidence)"
+        let caller = candidate.caller.map { "\($0.function)|\($0.line.map(String.init) ?? "")" } ?? ""
+        return "\(frame.function)|\(frame.file ?? "")|\(frame.line.map(String.init) ?? "")|\(candidate.evidence)|\(caller)"
     }
 
     private static func sameSite(_ a: StoreSite.Candidate, _ b: StoreSite.Candidate) -> Bool {

@@ -28,6 +28,9 @@ struct RetainBalancer {
         /// The functions from the owner outward (for a +1), or the user functions from the innermost
         /// outward (for a −1).
         var chain: [String]
+        /// For a −1: it gives up a stored reference (made in a setter or `modify`, a `deinit` or a destroy,
+        /// before any plain frame of the program's own code), so it may take any +1 left, whoever owned it.
+        var isFieldRelease = false
     }
 
     /// What balancing left.
@@ -48,7 +51,17 @@ struct RetainBalancer {
             let stack = event.stackID.map(frames) ?? []
             if event.kind == .release {
                 let chain = stack.filter(\.isUserCode).map(\.function)
-                for _ in 0..<event.count { minus.append(Unit(event: event, frames: stack, owner: nil, chain: chain)) }
+                var field = false
+                for frame in stack {
+                    if frame.isDestroying || (frame.isUserCode && frame.isAccessorOrThunk && !frame.function.hasPrefix("thunk")) {
+                        field = true
+                        break
+                    }
+                    if frame.isUserCode && !frame.isAccessorOrThunk { break }
+                }
+                for _ in 0..<event.count {
+                    minus.append(Unit(event: event, frames: stack, owner: nil, chain: chain, isFieldRelease: field))
+                }
             } else {
                 let owner = Self.owner(in: stack, typeName: typeName)
                 let chain = owner.map { stack[$0...].map(\.function) } ?? []
@@ -95,7 +108,7 @@ struct RetainBalancer {
         var couldBe: [[Int]] = Array(repeating: [], count: plus.count)
         for release in minus {
             let open = plus.indices.filter { !taken[$0] && plus[$0].event.sequence < release.event.sequence }
-            let owned = open.filter { Self.owns(plus[$0], release) }
+            let owned = release.isFieldRelease ? [] : open.filter { Self.owns(plus[$0], release) }
             let pool = owned.isEmpty ? open : owned
             guard let chosen = pool.last else { continue }
             taken[chosen] = true

@@ -34,6 +34,9 @@ public struct StoreSite: Sendable, Hashable {
         /// and past functions that hand the reference back to their caller; `nil` when the stack ends
         /// before such a frame.
         public var frame: HistoryFrame?
+        /// The frame that called ``frame``'s function, when the stack has one: two retains made by the same
+        /// code reached from different places are different candidates.
+        public var caller: HistoryFrame?
         /// What the site was read from.
         public var evidence: Evidence
         /// The event's position in the process's history.
@@ -45,9 +48,10 @@ public struct StoreSite: Sendable, Hashable {
         public var isAllocation: Bool { evidence == .allocation }
 
         /// Creates a candidate.
-        public init(stackID: UInt32?, frame: HistoryFrame?, evidence: Evidence, sequence: Int) {
+        public init(stackID: UInt32?, frame: HistoryFrame?, caller: HistoryFrame? = nil, evidence: Evidence, sequence: Int) {
             self.stackID = stackID
             self.frame = frame
+            self.caller = caller
             self.evidence = evidence
             self.sequence = sequence
         }

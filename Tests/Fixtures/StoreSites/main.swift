@@ -54,13 +54,22 @@ func otherThread() {
     let client = Client()
     session.client = client  // store: otherThread Session.client
     let done = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-        if !fixed {
-            client.session = session  // store: otherThread Client.session
+    weak var closureAlive: Token?
+    do {
+        let token = Token()
+        closureAlive = token
+        DispatchQueue.global().async { [token] in
+            if !fixed {
+                client.session = session  // store: otherThread Client.session
+            }
+            _ = token
+            done.signal()
         }
-        done.signal()
     }
     done.wait()
+    // The worker releases the closure (and what it captures) after it ran: wait for that, so that the check
+    // at exit does not see the objects held by a block still being torn down.
+    while closureAlive != nil { usleep(1000) }
     watch(session)
     watch(client)
 }
@@ -91,6 +100,8 @@ func ambiguous() {
     watch(hub)
     watch(client)
 }
+
+final class Token {}
 
 switch mode {
 case .backReference: backReference()
