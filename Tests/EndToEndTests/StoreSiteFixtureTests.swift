@@ -127,3 +127,20 @@ struct StoreSiteFixtureTests {
         #expect(both.result.status == 2)
     }
 }
+
+extension StoreSiteFixtureTests {
+    @Test("the HTML report and the suspect edge's tooltip say where it was stored")
+    func htmlAndTooltip() async throws {
+        let program = try await FixtureBuilds.shared.executable("StoreSites", .release).path
+        let folder = try Scratch.directory("store-sites-html")
+        let html = folder.appendingPathComponent("report.html").path
+        let svg = folder.appendingPathComponent("graph.svg").path
+        let run = try await LeakgraphRun.run(program, ["delegate"], options: ["--history", "Fixture.*", "--html", html, "--svg", svg])
+        #expect(run.report != nil, "\(run.result.summary)")
+        let line = try #require(Self.markers.first { $0.mode == "delegate" }?.line)
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains("<p class=\"stored\">Stored at Wiring.swift:\(line) in wire(_:weakly:)</p>"))
+        let drawing = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(drawing.contains("Stored at Wiring.swift:\(line) in wire(_:weakly:)"))
+    }
+}
