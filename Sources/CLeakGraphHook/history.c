@@ -66,6 +66,8 @@ static pthread_mutex_t lg_history_mutex = PTHREAD_MUTEX_INITIALIZER;
 // MARK: Patterns
 
 static char lg_history_pattern_text[4096];
+/// Every metadata classified so far (`metadata | 1` for a history type); see the classification below.
+#define LG_HISTORY_SEEN_SLOTS (1u << 16)
 static char lg_history_pattern_storage[4096];
 static const char *lg_history_pattern_list[LG_HISTORY_PATTERN_LIMIT];
 static uint32_t lg_history_pattern_count;
@@ -161,6 +163,35 @@ static bool lg_history_parse_patterns(const char *text, char *error, size_t erro
     return true;
 }
 
+static _Atomic uintptr_t *lg_history_seen;
+static _Atomic uint32_t lg_history_seen_count;
+
+/// While recording: adds `text`'s patterns to those in force and forgets every classification, so that
+/// types seen before are matched again (install mutex held).
+static bool lg_history_add_patterns(const char *text, char *error, size_t error_len) {
+    size_t used = strlen(lg_history_pattern_text);
+    size_t length = strlen(text);
+    if (used + 1 + length >= sizeof(lg_history_pattern_text)) {
+        lg_set_error(error, error_len, "The history type patterns are longer than %zu bytes.",
+                     sizeof(lg_history_pattern_text) - 1);
+        return false;
+    }
+    char combined[sizeof(lg_history_pattern_text)];
+    memcpy(combined, lg_history_pattern_text, used);
+    combined[used] = ',';
+    memcpy(combined + used + 1, text, length + 1);
+    pthread_mutex_lock(&lg_history_mutex);
+    bool parsed = lg_history_parse_patterns(combined, error, error_len);
+    if (parsed) {
+        for (uint32_t slot = 0; slot < LG_HISTORY_SEEN_SLOTS; slot++) {
+            atomic_store_explicit(&lg_history_seen[slot], 0, memory_order_relaxed);
+        }
+        atomic_store_explicit(&lg_history_seen_count, 0, memory_order_release);
+    }
+    pthread_mutex_unlock(&lg_history_mutex);
+    return parsed;
+}
+
 // MARK: Classification
 
 /// Open-addressed set of the metadata of history types: what every retain and release compares with.
@@ -169,9 +200,6 @@ static _Atomic uintptr_t lg_history_types[LG_HISTORY_TYPE_SLOTS];
 static _Atomic uint32_t lg_history_types_matched;
 
 /// Every metadata classified so far: `metadata | 1` for a history type, `metadata` otherwise.
-#define LG_HISTORY_SEEN_SLOTS (1u << 16)
-static _Atomic uintptr_t *lg_history_seen;
-static _Atomic uint32_t lg_history_seen_count;
 
 static inline uint32_t lg_history_hash(uintptr_t metadata) {
     uint64_t hash = (uint64_t)metadata * 0x9E3779B97F4A7C15ull;
@@ -289,8 +317,8 @@ static bool lg_history_wanted(uintptr_t metadata) {
             break;
         }
     }
+    pthread_mutex_lock(&lg_history_mutex);  // the patterns may be added to meanwhile
     bool wanted = lg_history_classify((const void *)metadata);
-    pthread_mutex_lock(&lg_history_mutex);
     if (wanted) {
         lg_history_add_type(metadata);
     }
@@ -682,6 +710,50 @@ static uint32_t lg_history_patch(const char *symbol, void *replacement, void **n
     return patched > 0 ? (uint32_t)patched : 0;
 }
 
+// MARK: Another copy of LeakGraph
+
+/// The history functions of the copy of LeakGraph this one forwards to (`lg_state.delegated`: the
+/// preloaded library under `leakgraph run` or `leakgraph test`, while the program links LeakGraph too).
+typedef struct lg_history_forward {
+    int (*start)(const char *patterns, char *error, size_t error_len);
+    int (*is_active)(void);
+    const char *(*patterns)(void);
+    size_t (*count)(void);
+    size_t (*copy)(size_t start, lg_history_event *buffer, size_t count);
+    void (*stats)(lg_history_stats_t *stats);
+} lg_history_forward;
+
+/// The delegate's history functions, found once (NULL when not delegated or when that copy has none).
+static const lg_history_forward *lg_history_delegate(void) {
+    static lg_history_forward forward;
+    static atomic_int state;  // 0 unknown, 1 found, 2 none
+    if (!atomic_load_explicit(&lg_state.delegated, memory_order_acquire)) {
+        return NULL;
+    }
+    int known = atomic_load_explicit(&state, memory_order_acquire);
+    if (known == 0) {
+        Dl_info info;
+        void *module = NULL;
+        if (dladdr((void *)lg_state.delegate.freeze, &info) != 0 && info.dli_fname != NULL) {
+            module = dlopen(info.dli_fname[0] ? info.dli_fname : NULL, RTLD_NOW | RTLD_NOLOAD);
+        }
+        if (module != NULL) {
+            forward.start = (int (*)(const char *, char *, size_t))dlsym(module, "lg_history_start");
+            forward.is_active = (int (*)(void))dlsym(module, "lg_history_is_active");
+            forward.patterns = (const char *(*)(void))dlsym(module, "lg_history_patterns");
+            forward.count = (size_t(*)(void))dlsym(module, "lg_history_event_count");
+            forward.copy = (size_t(*)(size_t, lg_history_event *, size_t))dlsym(module, "lg_history_copy_events");
+            forward.stats = (void (*)(lg_history_stats_t *))dlsym(module, "lg_history_stats");
+            dlclose(module);
+        }
+        bool complete = forward.start != NULL && forward.start != lg_history_start && forward.is_active != NULL &&
+                        forward.patterns != NULL && forward.count != NULL && forward.copy != NULL && forward.stats != NULL;
+        known = complete ? 1 : 2;
+        atomic_store_explicit(&state, known, memory_order_release);
+    }
+    return known == 1 ? &forward : NULL;
+}
+
 // MARK: Starting
 
 static void lg_history_fork_prepare(void) { pthread_mutex_lock(&lg_history_mutex); }
@@ -694,6 +766,10 @@ int lg_history_start(const char *patterns, char *error, size_t error_len) {
     if (patterns == NULL) {
         lg_set_error(error, error_len, "No history type pattern was given.");
         return LG_ERR_INVALID_ARGUMENT;
+    }
+    const lg_history_forward *forward = lg_history_delegate();
+    if (forward != NULL) {
+        return forward->start(patterns, error, error_len);
     }
     if (!atomic_load_explicit(&lg_state.installed, memory_order_acquire) ||
         atomic_load_explicit(&lg_state.delegated, memory_order_acquire) ||
@@ -714,8 +790,8 @@ int lg_history_start(const char *patterns, char *error, size_t error_len) {
     lg_history_retain_fn *try_retain_slot = dlsym(RTLD_DEFAULT, "_swift_tryRetain");
     lg_history_get_type_name = (lg_get_type_name_fn)dlsym(RTLD_DEFAULT, "swift_getTypeName");
     if (atomic_load_explicit(&lg_history_active, memory_order_acquire)) {
-        lg_set_error(error, error_len, "Retain histories are already being recorded.");
-        result = LG_ERR_CONFLICT;
+        // Already recording: the new patterns are added, and every metadata is classified again.
+        result = lg_history_add_patterns(patterns, error, error_len) ? LG_OK : LG_ERR_INVALID_ARGUMENT;
     } else if (adapter_slot == NULL || lg_retain_adapter_installed_function == NULL ||
                __atomic_load_n(adapter_slot, __ATOMIC_ACQUIRE) != lg_retain_adapter_installed_function) {
         lg_set_error(error, error_len,
@@ -774,16 +850,33 @@ int lg_history_start(const char *patterns, char *error, size_t error_len) {
     return result;
 }
 
-int lg_history_is_active(void) { return atomic_load_explicit(&lg_history_active, memory_order_acquire); }
+int lg_history_is_active(void) {
+    const lg_history_forward *forward = lg_history_delegate();
+    return forward != NULL ? forward->is_active() : atomic_load_explicit(&lg_history_active, memory_order_acquire);
+}
 
-const char *lg_history_patterns(void) { return lg_history_is_active() ? lg_history_pattern_text : ""; }
+const char *lg_history_patterns(void) {
+    const lg_history_forward *forward = lg_history_delegate();
+    if (forward != NULL) {
+        return forward->patterns();
+    }
+    return atomic_load_explicit(&lg_history_active, memory_order_acquire) ? lg_history_pattern_text : "";
+}
 
 size_t lg_history_event_count(void) {
+    const lg_history_forward *forward = lg_history_delegate();
+    if (forward != NULL) {
+        return forward->count();
+    }
     uint64_t count = atomic_load_explicit(&lg_history_next_event, memory_order_acquire);
     return (size_t)(count < LG_HISTORY_EVENT_LIMIT ? count : LG_HISTORY_EVENT_LIMIT);
 }
 
 size_t lg_history_copy_events(size_t start, lg_history_event *buffer, size_t count) {
+    const lg_history_forward *forward = lg_history_delegate();
+    if (forward != NULL) {
+        return forward->copy(start, buffer, count);
+    }
     size_t available = lg_history_event_count();
     size_t copied = 0;
     for (size_t index = start; index < available && copied < count; index++) {
@@ -803,8 +896,13 @@ size_t lg_history_copy_events(size_t start, lg_history_event *buffer, size_t cou
 }
 
 void lg_history_stats(lg_history_stats_t *stats) {
+    const lg_history_forward *forward = lg_history_delegate();
+    if (forward != NULL) {
+        forward->stats(stats);
+        return;
+    }
     *stats = (lg_history_stats_t){0};
-    stats->active = (uint32_t)lg_history_is_active();
+    stats->active = (uint32_t)atomic_load_explicit(&lg_history_active, memory_order_acquire);
     stats->patterns = lg_history_pattern_count;
     stats->types_seen = atomic_load_explicit(&lg_history_seen_count, memory_order_relaxed);
     stats->types_matched = atomic_load_explicit(&lg_history_types_matched, memory_order_relaxed);

@@ -85,8 +85,10 @@ typedef struct lg_history_stats_t {
 /// separated by commas or newlines, as in baseline files (`*` any run, `?` one character; matched
 /// against the full runtime name or the name without its module: `Member`, `App.Member`, `App.*`).
 /// The allocation hook must be installed (in this copy of LeakGraph: not delegated) on a runtime whose
-/// retain adapter LeakGraph owns (Swift 6.3). Objects allocated before the call have no history.
-/// Returns 0, or non-zero with one sentence in `error`. Calling it again replaces nothing: it fails.
+/// retain adapter LeakGraph owns (Swift 6.3); when this copy forwards to another (the preloaded one),
+/// that copy records. Objects allocated before the call have no history. Called again, it adds its
+/// patterns to those in force (types seen before are matched again). Returns 0, or non-zero with one
+/// sentence in `error`.
 int lg_history_start(const char *patterns, char *error, size_t error_len);
 
 /// 1 while histories are recorded.
