@@ -69,3 +69,34 @@ extension LeakReport.StoreSite {
         }
     }
 }
+
+extension LeakReport {
+    /// The type patterns that record the histories of this report's root cycles (`--history auto`, a test's
+    /// re-run): each member's type, exactly, for cycles that are not known library leaks; the standard
+    /// library's storage types (every array's) and unnamed objects (closure contexts, boxes) left out.
+    public var historyPatterns: [String] {
+        var types: [String] = []
+        for cycle in cycles where cycle.knownLibraryLeak == nil {
+            for member in cycle.members where leaks.indices.contains(member) {
+                let type = leaks[member].type
+                if !type.hasPrefix("("), !type.hasPrefix("Swift."), !types.contains(type) { types.append(type) }
+            }
+        }
+        return types
+    }
+
+    /// The fingerprints of the root cycles that are not known library leaks: the shape a second run must
+    /// leak again for its store sites to be about the same leak.
+    public var leakShapes: Set<String> {
+        Set(cycles.filter { $0.knownLibraryLeak == nil }.map { $0.fingerprint ?? "cycle \($0.id)" })
+    }
+
+    /// The ``WalkDiagnostic/typeName`` of a diagnostic about retain histories (why a report names no store
+    /// site: a test's re-run that did not leak the same way, histories unavailable).
+    public static let historyDiagnosticName = "(retain history)"
+
+    /// The reasons of this report's retain-history diagnostics (``historyDiagnosticName``).
+    public var historyNotes: [String] {
+        diagnostics.filter { $0.typeName == Self.historyDiagnosticName }.map(\.reason)
+    }
+}

@@ -36,23 +36,9 @@ struct HistoryOptions: ParsableArguments {
         patterns.isEmpty ? [:] : [LG_ENV_HISTORY: patterns.joined(separator: ",")]
     }
 
-    /// `--history auto`'s patterns: the type of every member of the report's root cycles (not known library
-    /// leaks), each exactly (a `*` or `?` in a name stands for itself only where no other name could match).
-    static func autoPatterns(from report: LeakReport) -> [String] {
-        var types: [String] = []
-        for cycle in report.cycles where cycle.knownLibraryLeak == nil {
-            for member in cycle.members where report.leaks.indices.contains(member) {
-                let type = report.leaks[member].type
-                // Standard library storage (`Swift._ContiguousArrayStorage<…>`) is every array's: left out.
-                if !type.hasPrefix("("), !type.hasPrefix("Swift."), !types.contains(type) { types.append(type) }
-            }
-        }
-        return types
-    }
+    /// `--history auto`'s patterns: the first run's root cycles' member types (``LeakReport/historyPatterns``).
+    static func autoPatterns(from report: LeakReport) -> [String] { report.historyPatterns }
 
-    /// The fingerprints of the report's root cycles that are not known library leaks: the shape a second
-    /// run must leak again for `--history auto` to mean anything.
-    static func leakShapes(_ report: LeakReport) -> Set<String> {
-        Set(report.cycles.filter { $0.knownLibraryLeak == nil }.map { $0.fingerprint ?? "cycle \($0.id)" })
-    }
+    /// The first run's leak shapes (``LeakReport/leakShapes``).
+    static func leakShapes(_ report: LeakReport) -> Set<String> { report.leakShapes }
 }

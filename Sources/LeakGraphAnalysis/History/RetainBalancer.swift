@@ -16,8 +16,8 @@ import LeakGraphModel
 /// release could have taken it instead of the +1 it took from another site: swapping the two would leave
 /// the other site standing.
 ///
-/// Measured against a balancer that pairs by equal stacks (Mozilla's refcount balancer): see
-/// docs/how-it-works.md ("Where a reference was stored").
+/// The method and what it was measured on: docs/how-it-works.md ("Where a reference was stored"); a
+/// comparison with a balancer that pairs by equal stacks (Mozilla's refcount balancer) is not made yet.
 struct RetainBalancer {
     /// One +1 or −1 of the history (an event of count n is n units).
     struct Unit {
