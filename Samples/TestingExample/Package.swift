@@ -23,5 +23,13 @@ let package = Package(
         .testTarget(
             name: "InboxSwiftTestingTests",
             dependencies: ["Inbox", .product(name: "LeakGraphTesting", package: leakGraph)]),
+        // Allocation budgets (`assertAllocations`, `.allocationBudget`); LEAKGRAPH_EXAMPLE_BUDGET=over
+        // makes the renderer allocate twice as much.
+        .testTarget(
+            name: "BudgetXCTests",
+            dependencies: ["Inbox", .product(name: "LeakGraphTesting", package: leakGraph)]),
+        .testTarget(
+            name: "BudgetSwiftTestingTests",
+            dependencies: ["Inbox", .product(name: "LeakGraphTesting", package: leakGraph)]),
     ]
 )

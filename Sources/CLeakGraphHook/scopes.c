@@ -7,10 +7,35 @@
 // Ids are 12 bits (the record's scope field); each use of an id has a generation, and a token is
 // `generation << 32 | id`, so a task that outlives its scope and still carries the old token
 // stamps nothing. Closing a scope clears its id from every record before the id can be reused.
+//
+// A scope may be nested in another (`lg_scope_begin_within`: a budget inside a leak check). Closing
+// a nested scope with `lg_scope_end_into_parent` stamps its records with the enclosing scope's id
+// instead of none, so the enclosing check still owns what was made inside (a leak check's own scope
+// ends with `lg_scope_end`: what it judged is nobody's); and while the open scopes form one chain,
+// allocations the source cannot attribute go to the innermost.
 
-#include "lg_internal.h"
+#include "alloc_counts.h"
 
 #ifdef __linux__
+
+#include <dlfcn.h>
+
+void *lg_delegate_symbol(const char *name) {
+    Dl_info info;
+    if (dladdr((const void *)lg_state.delegate.freeze, &info) == 0 || info.dli_fname == NULL) {
+        return NULL;
+    }
+    void *module = dlopen(info.dli_fname[0] ? info.dli_fname : NULL, RTLD_NOW | RTLD_NOLOAD);
+    if (module == NULL) {
+        return NULL;
+    }
+    void *symbol = dlsym(module, name);
+    dlclose(module);
+    return symbol;
+}
+
+/// Per scope id: the token of the scope it is nested in, or 0 (written when the id is opened).
+static _Atomic uint64_t lg_scope_parents[LG_SCOPE_LIMIT + 1];
 
 /// The open scope `token` names, or 0 when it names none (0, out of range, or ended).
 static uint32_t lg_scope_open_id(uint64_t token) {
@@ -38,22 +63,74 @@ uint64_t lg_current_scope(void) {
     return generation != 0 ? (uint64_t)generation << 32 | id : 0;
 }
 
-/// The id of the only open scope (mutex held), or 0.
-static uint32_t lg_scope_sole_locked(void) {
-    if (atomic_load_explicit(&lg_state.scopes_open, memory_order_relaxed) != 1) {
+uint32_t lg_scope_parent_id(uint32_t id) {
+    if (id == 0 || id > LG_SCOPE_LIMIT) {
         return 0;
     }
-    for (uint32_t word = 0; word < (LG_SCOPE_LIMIT + 1) / 64; word++) {
+    return lg_scope_open_id(atomic_load_explicit(&lg_scope_parents[id], memory_order_acquire));
+}
+
+/// The most open scopes the chain test of `lg_scope_sole_locked` looks at.
+#define LG_SCOPE_CHAIN_LIMIT 64u
+
+/// The scope an allocation nothing else attributes goes to (mutex held): the only open scope, or
+/// the innermost when the open scopes form one chain of nested scopes; else 0.
+static uint32_t lg_scope_sole_locked(void) {
+    uint32_t open = atomic_load_explicit(&lg_state.scopes_open, memory_order_relaxed);
+    if (open == 0 || open > LG_SCOPE_CHAIN_LIMIT) {
+        return 0;
+    }
+    uint32_t ids[LG_SCOPE_CHAIN_LIMIT];
+    uint32_t found = 0;
+    for (uint32_t word = 0; word < (LG_SCOPE_LIMIT + 1) / 64 && found < open; word++) {
         uint64_t bits = lg_state.scope_ids[word] & (word == 0 ? ~(uint64_t)1 : ~(uint64_t)0);
-        if (bits != 0) {
-            return word * 64 + (uint32_t)__builtin_ctzll(bits);
+        while (bits != 0 && found < open) {
+            ids[found++] = word * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
         }
+    }
+    if (found != open) {
+        return 0;
+    }
+    if (open == 1) {
+        return ids[0];
+    }
+    // One chain: the innermost is no scope's parent, and its parents lead through all the others.
+    for (uint32_t candidate = 0; candidate < open; candidate++) {
+        bool is_parent = false;
+        for (uint32_t other = 0; other < open && !is_parent; other++) {
+            is_parent = lg_scope_parent_id(ids[other]) == ids[candidate];
+        }
+        if (is_parent) {
+            continue;
+        }
+        uint32_t length = 1;
+        for (uint32_t id = lg_scope_parent_id(ids[candidate]); id != 0 && length <= open; id = lg_scope_parent_id(id)) {
+            length++;
+        }
+        return length == open ? ids[candidate] : 0;
     }
     return 0;
 }
 
 uint64_t lg_scope_begin(void) {
     if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        return lg_state.delegate.scope_begin != NULL ? lg_state.delegate.scope_begin() : 0;
+    }
+    return lg_scope_begin_within(0);
+}
+
+uint64_t lg_scope_begin_within(uint64_t parent_token) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        static _Atomic(void *) forward;
+        void *function = atomic_load_explicit(&forward, memory_order_acquire);
+        if (function == NULL) {
+            function = lg_delegate_symbol("lg_scope_begin_within");
+            atomic_store_explicit(&forward, function, memory_order_release);
+        }
+        if (function != NULL) {
+            return ((uint64_t(*)(uint64_t))function)(parent_token);
+        }
         return lg_state.delegate.scope_begin != NULL ? lg_state.delegate.scope_begin() : 0;
     }
     if (!atomic_load_explicit(&lg_state.installed, memory_order_acquire)) {
@@ -69,6 +146,8 @@ uint64_t lg_scope_begin(void) {
         uint32_t bit = (uint32_t)__builtin_ctzll(free_bits);
         uint32_t id = word * 64 + bit;
         lg_state.scope_ids[word] |= (uint64_t)1 << bit;
+        atomic_store_explicit(&lg_scope_parents[id], lg_scope_open_id(parent_token) != 0 ? parent_token : 0,
+                              memory_order_release);
         uint32_t generation = ++lg_state.next_generation;
         if (generation == 0) {
             generation = ++lg_state.next_generation;
@@ -82,13 +161,8 @@ uint64_t lg_scope_begin(void) {
     return token;
 }
 
-void lg_scope_end(uint64_t token) {
-    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
-        if (lg_state.delegate.scope_end != NULL) {
-            lg_state.delegate.scope_end(token);
-        }
-        return;
-    }
+/// Ends scope `token`; its records get the enclosing scope's id when `into_parent`, else none.
+static void lg_scope_end_giving(uint64_t token, bool into_parent) {
     uint32_t id = lg_scope_open_id(token);
     if (id == 0) {
         return;
@@ -100,13 +174,15 @@ void lg_scope_end(uint64_t token) {
                                                  memory_order_acq_rel, memory_order_relaxed)) {
         return;
     }
-    // Then the records that have it lose it. The scope mutex is not held here, so a thread that
-    // holds the freeze may end a scope without a lock-order inversion with lg_scope_begin.
+    // Then the records that have it lose it, or get the enclosing scope's id. The scope mutex is not
+    // held here, so a thread that holds the freeze may end a scope without a lock-order inversion
+    // with lg_scope_begin. The enclosing scope is looked at with the shard locks held: if it is
+    // ending too, its own pass comes after this one and clears what this one gives it.
     bool frozen = lg_tls_holds_freeze;
     if (!frozen) {
         lg_table_lock_all();
     }
-    lg_table_clear_scope_locked(id);
+    lg_table_move_scope_locked(id, into_parent ? lg_scope_parent_id(id) : 0);
     if (!frozen) {
         lg_table_unlock_all();
     }
@@ -115,6 +191,34 @@ void lg_scope_end(uint64_t token) {
     atomic_fetch_sub_explicit(&lg_state.scopes_open, 1, memory_order_relaxed);
     atomic_store_explicit(&lg_state.sole_scope, lg_scope_sole_locked(), memory_order_relaxed);
     pthread_mutex_unlock(&lg_state.scope_mutex);
+}
+
+void lg_scope_end(uint64_t token) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        if (lg_state.delegate.scope_end != NULL) {
+            lg_state.delegate.scope_end(token);
+        }
+        return;
+    }
+    lg_scope_end_giving(token, false);
+}
+
+void lg_scope_end_into_parent(uint64_t token) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        static _Atomic(void *) forward;
+        void *function = atomic_load_explicit(&forward, memory_order_acquire);
+        if (function == NULL) {
+            function = lg_delegate_symbol("lg_scope_end_into_parent");
+            atomic_store_explicit(&forward, function, memory_order_release);
+        }
+        if (function != NULL) {
+            ((void (*)(uint64_t))function)(token);
+        } else if (lg_state.delegate.scope_end != NULL) {
+            lg_state.delegate.scope_end(token);
+        }
+        return;
+    }
+    lg_scope_end_giving(token, true);
 }
 
 uint32_t lg_scope_of(uintptr_t object) {
@@ -138,6 +242,7 @@ void lg_set_scope_source(lg_scope_source source) {
 
 uint64_t lg_scope_begin(void) { return 0; }
 void lg_scope_end(uint64_t token) { (void)token; }
+void lg_scope_end_into_parent(uint64_t token) { (void)token; }
 uint32_t lg_scope_of(uintptr_t object) {
     (void)object;
     return 0;

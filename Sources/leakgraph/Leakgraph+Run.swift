@@ -13,10 +13,10 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] [--why <type>…] [--history <type>… | --history auto] \
-                [--leak-exit-code <n>] [--baseline <file>] \
-                [--write-baseline <file>] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
-                -- <executable> [<argument> ...]
+                [--frames <n>] [--live-histogram] [--allocations] [--why <type>…] [--history <type>… | --history auto] \
+                [--leak-exit-code <n>] [--baseline <file>] [--write-baseline <file>] [--snapshot <file>] \
+                [--every <duration> [--report-dir <dir>] [--snapshot-dir <dir>] [--check-signal <signal>]] \
+                [--verbose] -- <executable> [<argument> ...]
                 """,
             discussion: """
                 The program runs with libLeakGraphPreload.so preloaded; when it exits normally (main \
@@ -35,6 +35,15 @@ extension Leakgraph {
                 with libgvc). With one root cycle PATH gets its graph; with several, PATH gets an \
                 overview and each cycle its own file, PATH with -cycle-N before the extension \
                 (ring.svg → ring-cycle-1.svg, …). The HTML report is one self-contained file.
+
+                --allocations counts every Swift heap object the program makes, from before main to the \
+                exit check, by type and creation site: objects and bytes made and how many are still alive at \
+                exit (docs/allocations.md).
+
+                --snapshot writes a heap snapshot at exit from the same walk: every live object and \
+                reference, the roots and what holds them (docs/snapshots.md); with --every, \
+                --snapshot-dir keeps one per check. Read them with `leakgraph snapshot` or \
+                `leakgraph serve`.
 
                 --history TYPE records every retain and release of the objects of TYPE (a baseline type \
                 pattern), and the report names where each strong reference into a leaked one was stored \
@@ -79,6 +88,14 @@ extension Leakgraph {
             help: "Also count every live object at exit by type, in the JSON report (for `leakgraph diff`).")
         var liveHistogram = false
 
+        /// Whether the report carries the allocation profile (`allocations`, `LEAKGRAPH_ALLOCATIONS`).
+        @Flag(
+            name: .customLong("allocations"),
+            help: ArgumentHelp(
+                "Also count every Swift allocation by type and creation site: objects and bytes made, still alive at exit "
+                    + "(the most allocating sites in the text, every one in the JSON and HTML; compare two with `leakgraph diff`)."))
+        var allocations = false
+
         /// The exit status when leaks are found and the program exited with 0 (`--leak-exit-code`).
         @Option(
             name: .customLong("leak-exit-code"), parsing: .unconditional,
@@ -86,6 +103,10 @@ extension Leakgraph {
                 "Exit status when leaks are found and the program succeeded (0–255; default \(RunExitStatus.defaultLeakStatus)).",
                 valueName: "n"))
         var leakExitCode = Int(RunExitStatus.defaultLeakStatus)
+
+        /// Whether the check at exit says how long each of its steps took (`LEAKGRAPH_VERBOSE`).
+        @Flag(help: "Say on standard error how long each step of the check at exit took (walk, orphan scan, analysis, writing) and its peak memory.")
+        var verbose = false
 
         /// Checks while the program runs (`--every`, `--report-dir`, `--check-signal`).
         @OptionGroup var monitor: MonitorOptions
@@ -95,6 +116,9 @@ extension Leakgraph {
 
         /// Types whose retains and releases are recorded (`--history`).
         @OptionGroup var history: HistoryOptions
+
+        /// The heap snapshot at exit (`--snapshot`).
+        @OptionGroup var snapshot: SnapshotOptions
 
         /// The accepted leaks (`--baseline`, `--write-baseline`).
         @OptionGroup var baselineOptions: BaselineOptions
@@ -140,25 +164,35 @@ extension Leakgraph {
                 guard monitor.every == nil else {
                     throw ToolError("--every checks one program; run the Swift program directly, not the script \(executable)")
                 }
+                guard snapshot.path == nil else {
+                    throw ToolError("--snapshot takes one program's heap; run the Swift program directly, not the script \(executable)")
+                }
             } else {
                 try RuntimeLinkageCheck.check(executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
             }
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
+            let snapshotPath = try snapshot.checkedPath()
             let baseline = try baselineOptions.load()
 
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
             var childEnvironment = environment.merging(why.environment) { _, why in why }
+                .merging(SnapshotOptions.environment(snapshotPath)) { _, snapshot in snapshot }
+            if verbose {
+                childEnvironment[LG_ENV_VERBOSE] = "1"
+            }
+            childEnvironment[LG_ENV_ALLOCATIONS] = allocations ? "1" : nil
             if script, history.isAuto {
                 throw ToolError("--history auto runs one program twice; run the Swift program directly, not the script \(executable)")
             }
             var firstRun: LeakReport?
             if history.isAuto {
-                // The first run finds the leaked cycles' types; the second records them.
+                // The first run finds the leaked cycles' types; the second records them (and alone writes
+                // the snapshot, if one is asked).
                 let first = try Run.historyAutoFirstRun(
                     executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                    environment: childEnvironment, environmentRoot: environment)
+                    environment: childEnvironment.filter { $0.key != LG_ENV_SNAPSHOT }, environmentRoot: environment)
                 let patterns = first.map(HistoryOptions.autoPatterns(from:)) ?? []
                 if patterns.isEmpty {
                     printError("leakgraph: --history auto: the first run leaked no cycle of named types; running once more without history")
@@ -190,6 +224,10 @@ extension Leakgraph {
                 leakStatus: Int32(leakExitCode))
             exit.signal = synopsis.program.signal.flatMap(SignalDescription.number(named:))
             var textPath = outputs.textPath
+            if let snapshotPath, let failure = Run.snapshotFailure(in: workspace, check: judged, path: snapshotPath) {
+                printError("leakgraph: \(failure)")
+                exit.outputFailed = true
+            }
             do throws(ToolError) {
                 try Run.publish(judged, to: outputs, summarize: false)
             } catch {
@@ -228,6 +266,18 @@ extension Leakgraph {
                 in: workspace, asked: rendering, termination: termination, program: executable,
                 arguments: Array(command.dropFirst())
             )
+        }
+
+        /// Why the snapshot `--snapshot` asked for is not at `path`, or `nil` when it was written: the
+        /// program's own sentence, or the crash that left no snapshot.
+        static func snapshotFailure(in workspace: ReportWorkspace, check: FinishedCheck, path: String) -> String? {
+            if let data = FileManager.default.contents(atPath: workspace.reportPath + LG_REPORT_SNAPSHOT_ERROR_SUFFIX) {
+                return String(decoding: data, as: UTF8.self)
+            }
+            if case .decoded(let report) = check, report.crash != nil {
+                return "no snapshot was written to \(path): the program crashed before its check at exit"
+            }
+            return FileManager.default.fileExists(atPath: path) ? nil : "no snapshot was written to \(path)"
         }
 
         /// Turns what the preload library left and how the program ended into the check's result: the

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLeakGraphContract
 import LeakGraphReport
 import LeakGraphSymbolication
 
@@ -12,6 +13,8 @@ extension Leakgraph {
             usage: """
                 leakgraph test [--package-path <path>] [--scratch-path <path>] [--json <path>] [--text <path>] \
                 [--dot <path>] [--svg <path>] [--html <path>] [--frames <n>] [--baseline <file>] [--write-baseline <file>] \
+                [--allocations] [--allocation-thresholds <file>] [--write-allocation-thresholds <file>] \
+                [--allocation-tolerance <percent>] \
                 [-- <swift build argument> ...]
                 """,
             discussion: """
@@ -23,10 +26,15 @@ extension Leakgraph {
                 --list-tests) is skipped with one line. The two reports are printed as one; each root cycle \
                 says which run it was found in. Output options work as for `leakgraph run`.
 
+                --allocations counts what each test allocates (by the scope each test runs in) and every \
+                allocation of each run; --write-allocation-thresholds records each test's count in a file, and \
+                --allocation-thresholds fails the run when a test makes more objects than recorded plus \
+                --allocation-tolerance percent, naming the types and sites that grew (docs/allocations.md).
+
                 Exit status: 1 when the package's own code leaks (known leaks of libraries, such as the \
                 cycle XCTest itself leaves, are reported and marked but do not fail the run); otherwise 3 \
                 when tests failed (a run's own exit status was not 0; each failing run is named with its \
-                status); 0 when the tests passed without leaks; 2 for a usage or tool error (not a package, \
+                status), and before that 24 when a test allocated more than its threshold; 0 when the tests passed without leaks; 2 for a usage or tool error (not a package, \
                 the build failed — its output is shown —, a test run crashed, …).
                 """
         )
@@ -55,6 +63,9 @@ extension Leakgraph {
         /// The accepted leaks (`--baseline`, `--write-baseline`).
         @OptionGroup var baselineOptions: BaselineOptions
 
+        /// Per-test allocation counts and their thresholds (`--allocations`, `--allocation-thresholds`, …).
+        @OptionGroup var allocationOptions: AllocationThresholdOptions
+
         /// Arguments for `swift build`, after `--`.
         @Argument(
             parsing: .postTerminator,
@@ -75,6 +86,7 @@ extension Leakgraph {
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
             let baseline = try baselineOptions.load()
+            let thresholds = try allocationOptions.load()
             let package = try PackageTestBuild(
                 packagePath: packagePath, scratchPath: scratchPath, extraArguments: buildArguments)
             let bundle = try package.build(environment: environment)
@@ -91,9 +103,11 @@ extension Leakgraph {
                 do throws(ToolError) {
                     let workspace = try ReportWorkspace.create(environment: environment)
                     defer { workspace.remove() }
+                    var runEnvironment = environment
+                    runEnvironment[LG_ENV_ALLOCATIONS] = allocationOptions.isCounting ? "1" : nil
                     let check = try Run.check(
                         executable: bundle, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                        environment: environment, rendering: ChildRendering(), in: workspace)
+                        environment: runEnvironment, rendering: ChildRendering(), in: workspace)
                     guard case .decoded(let report) = check else {
                         throw ToolError("the report was rendered by the program instead of decoded")
                     }
@@ -116,7 +130,22 @@ extension Leakgraph {
             for run in failed {
                 printError("leakgraph: the \(run.name) tests failed (exit status \(run.report.program.exitStatus))")
             }
-            throw ExitCode(Test.exitStatus(for: report, testsFailed: !failed.isEmpty))
+            let allocationsGrew = try allocationOptions.judge(report, against: thresholds)
+            throw ExitCode(Test.exitStatus(for: report, testsFailed: !failed.isEmpty, allocationsGrew: allocationsGrew))
+        }
+
+        /// The exit status when a test allocated more than its recorded threshold and the package's code
+        /// did not leak (`--allocation-thresholds`).
+        static let allocationsGrewStatus: Int32 = 24
+
+        /// ``exitStatus(for:testsFailed:)``, then ``allocationsGrewStatus`` when a test went over its
+        /// allocation threshold (before failed tests: a test over its threshold fails the run for that
+        /// reason first).
+        static func exitStatus(for report: LeakReport, testsFailed: Bool, allocationsGrew: Bool) -> Int32 {
+            let status = exitStatus(for: report, testsFailed: false)
+            if status != 0 { return status }
+            if allocationsGrew { return allocationsGrewStatus }
+            return testsFailed ? testsFailedStatus : 0
         }
 
         /// 1 when the package's code leaks (leaks outside known library leaks), else

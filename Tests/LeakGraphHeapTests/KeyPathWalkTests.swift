@@ -47,14 +47,13 @@ struct KeyPathWalkTests {
         #expect(graph.diagnostics.isEmpty, "\(graph.diagnostics)")
     }
 
-    @Test("index types named with a substitution (two of one type) are not split: unread, named")
+    @Test("index types named with a substitution (two of one type): the substitution is followed, both read")
     func repeatedIndexType() {
         let a = S.Peer(), b = S.Peer()
         let two: AnyKeyPath = \S.Store.[a, b]
         let graph = HeapWalker().walk([record(two), record(a), record(b)])
-        #expect(outgoing(graph, from: two) == [])
-        #expect(graph.diagnostics.map(\.reason).allSatisfy { $0.hasPrefix("captured subscript arguments of a key path are not read (index types") })
-        #expect(graph.diagnostics.count == 1)
+        #expect(Set(outgoing(graph, from: two)) == ["arguments.0 strong → \(peerType)", "arguments.1 strong → \(peerType)"])
+        #expect(graph.diagnostics.isEmpty, "\(graph.diagnostics)")
     }
 
     @Test("key paths without objects in their arguments, or without arguments, hold nothing")

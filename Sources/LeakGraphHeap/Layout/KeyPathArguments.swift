@@ -125,16 +125,19 @@ enum KeyPathArguments {
             return ([], "\(unread) (its equality witness has no symbol naming the index types)")
         }
         let types = Array(name.dropFirst(2).dropLast(2))
-        guard let nodes = LoweredTypeName.parseSequence(types) else {
+        guard let nodes = MangledTypeTree.parseSequence(types) else {
             return ([], "\(unread) (index types \(String(decoding: types, as: UTF8.self)) are not read)")
         }
         var slots: [Slot] = []
         var offset = 0
         for (index, node) in nodes.enumerated() {
-            guard case .other = node.shape else { return ([], "\(unread) (an index is a function)") }
+            if case .function = node.shape { return ([], "\(unread) (an index is a function)") }
+            guard let spelling = node.resolvable else {
+                return ([], "\(unread) (index type \(String(decoding: types[node.start..<node.end], as: UTF8.self)) repeats an earlier one)")
+            }
             let resolved = types.withUnsafeBytes { bytes in
                 lg_type_by_mangled_name(
-                    (bytes.baseAddress! + node.start).assumingMemoryBound(to: CChar.self), node.end - node.start, nil, nil)
+                    (bytes.baseAddress! + spelling.lowerBound).assumingMemoryBound(to: CChar.self), spelling.count, nil, nil)
             }
             guard let type = resolved.map({ UnsafeRawPointer($0) }) else {
                 return ([], "\(unread) (index type \(String(decoding: types[node.start..<node.end], as: UTF8.self)) could not be resolved)")

@@ -17,6 +17,8 @@ final class ObjectPlan {
     /// For a context object with exactly one capture: the captured type's name. Such an object is a
     /// box when a reference to it says so (see ``ReferenceScanner/Found``).
     var boxedTypeName: String?
+    /// For a closure context whose captures were all laid out: where the last one ends.
+    var captureEnd: CaptureEnd?
 
     init(kind: ObjectKind, typeName: String, slots: [Slot], tail: TailPlan? = nil, unreadable: [String] = []) {
         self.kind = kind
@@ -45,6 +47,9 @@ extension ObjectPlan {
         /// `_Context` of either stream: what an `AsyncStream` value and its iterators hold (the
         /// consumer's side, which cannot resume a waiting task).
         case asyncStreamContext
+        /// `CheckedContinuationCanary`: what every copy of a `CheckedContinuation` holds, with the raw
+        /// continuation (the waiting task) until it is resumed.
+        case continuationCanary
     }
 }
 
@@ -106,4 +111,12 @@ enum ManagedBufferCount {
     case prefix(countOffset: Int, byteCount: Int)
     /// A ring (swift-collections' `Deque`): `count` elements from slot `start`, wrapping at `capacity`.
     case ring(capacityOffset: Int, countOffset: Int, startOffset: Int)
+}
+
+/// Where a closure context's captures end: the offset after the last one, and that offset rounded up to the
+/// context's alignment (the largest of its captures', at least a word's). The allocation's size is one of
+/// the two (``ReferenceScanner/fits(_:size:)``).
+struct CaptureEnd: Equatable {
+    var offset: Int
+    var rounded: Int
 }

@@ -1,5 +1,8 @@
 import CLeakGraphContract
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import LeakGraphReport
 
 /// The files the preload library leaves for `leakgraph run` (names from `CLeakGraphContract.h`):
@@ -33,6 +36,12 @@ struct PreloadFiles {
     /// to tell).
     func writeError(_ message: String) {
         try? Data(message.utf8).write(to: URL(fileURLWithPath: outputPath + LG_REPORT_ERROR_SUFFIX))
+    }
+
+    /// Writes `message` to `<output>` + `LG_REPORT_SNAPSHOT_ERROR_SUFFIX`: why the snapshot asked for
+    /// was not written (best effort).
+    func writeSnapshotError(_ message: String) {
+        try? Data(message.utf8).write(to: URL(fileURLWithPath: outputPath + LG_REPORT_SNAPSHOT_ERROR_SUFFIX))
     }
 
     /// Writes `data` to `path` + `LG_REPORT_PARTIAL_SUFFIX`, then renames it to `path`.
