@@ -62,7 +62,7 @@ let package = Package(
         // libdw / libelf from elfutils, found by pkg-config.
         .systemLibrary(name: "CLibDW", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
         // Allocation records: the Swift face of the hook (recorder, frozen heap, allocation scopes).
-        .target(name: "LeakGraphRecording", dependencies: ["CLeakGraphHook"]),
+        .target(name: "LeakGraphRecording", dependencies: ["CLeakGraphHook", "LeakGraphModel"]),
         // Heap walk: runtime calls it needs from C (Swift-calling-convention value witnesses).
         .target(name: "CLeakGraphMetadata", linkerSettings: [.linkedLibrary("elf")]),
         // Object graph: the object graph value (pure data).
