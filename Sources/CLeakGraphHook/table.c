@@ -237,14 +237,15 @@ bool lg_table_record_locked(uintptr_t object, lg_record *out_record) {
 
 // MARK: Scopes
 
-void lg_table_clear_scope_locked(uint32_t scope) {
+void lg_table_restamp_scope_locked(uint32_t scope, uint32_t replacement) {
     const lg_slot mask = (lg_slot)LG_SLOT_SCOPE_MASK << LG_SLOT_STACK_BITS;
+    const lg_slot stamp = (lg_slot)(replacement & LG_SLOT_SCOPE_MASK) << LG_SLOT_STACK_BITS;
     for (uint32_t index = 0; index < LG_SHARD_COUNT; index++) {
         lg_shard *shard = &lg_state.shards[index];
         for (uint32_t record = 0; record < shard->used; record++) {
             lg_slot *slot = lg_shard_slot(shard, record);
             if (lg_slot_is_live(*slot) && lg_slot_scope(*slot) == scope) {
-                *slot &= ~mask;
+                *slot = (*slot & ~mask) | stamp;
             }
         }
     }
