@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "LeakGraph", targets: ["LeakGraph"]),
         .library(name: "LeakGraphPreload", type: .dynamic, targets: ["LeakGraphPreload"]),
         .library(name: "LeakGraphTesting", targets: ["LeakGraphTesting"]),
+        .library(name: "LeakGraphTestObserver", type: .dynamic, targets: ["LeakGraphTestObserver"]),
         .library(name: "LeakGraphMetrics", targets: ["LeakGraphMetrics"]),
         .library(name: "LeakGraphService", targets: ["LeakGraphService"]),
         .plugin(name: "LeakGraphCommand", targets: ["LeakGraphCommand"]),
@@ -78,6 +79,11 @@ let package = Package(
         // Adapter: leak checks in test targets (assertNoLeaks, the .checksForLeaks trait), reported to
         // XCTest or Swift Testing. The only target that imports a test library.
         .target(name: "LeakGraphTesting", dependencies: ["LeakGraph", "LeakGraphGraphviz"]),
+        // Adapter: the library the preload library loads into a test process, which marks every object
+        // with the test that made it (XCTest's observation, Swift Testing's current test). The hook's
+        // part (C) answers inside the allocation hook.
+        .target(name: "CLeakGraphTestObserver", dependencies: ["CLeakGraphContract"]),
+        .target(name: "LeakGraphTestObserver", dependencies: ["CLeakGraphTestObserver", "CLeakGraphContract"]),
         // Adapter: the library `leakgraph run` preloads into an unmodified program.
         .target(name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook", "CLeakGraphContract"], cSettings: [.define("_GNU_SOURCE")]),
         .target(name: "LeakGraphPreload", dependencies: ["LeakGraph", "CLeakGraphPreloadStart", "CLeakGraphContract"]),
@@ -108,7 +114,7 @@ let package = Package(
         .testTarget(name: "LeakGraphRecordingTests", dependencies: ["LeakGraphRecording"]),
         .testTarget(name: "LeakGraphAnalysisTests", dependencies: ["LeakGraphAnalysis", "LeakGraphModel", "LeakGraphTestSupport"]),
         .testTarget(name: "LeakGraphHeapTests", dependencies: ["LeakGraphHeap", "LeakGraphRecording", "LeakGraphModel"]),
-        .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphTestSupport"], exclude: ["Golden", "Schemas"]),
         .testTarget(name: "LeakGraphSymbolicationTests", dependencies: ["LeakGraphSymbolication"]),
         .testTarget(
             name: "LeakGraphGraphvizTests", dependencies: ["LeakGraphGraphviz", "LeakGraphReport", "LeakGraphModel", "LeakGraphTestSupport"],

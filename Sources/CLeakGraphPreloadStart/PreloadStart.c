@@ -128,6 +128,7 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_PROGRAM);
     unsetenv(LG_ENV_RENDER);
     unsetenv(LG_ENV_MONITOR_INTERVAL);
+    unsetenv(LG_ENV_TEST_OBSERVER);
     unsetenv(LG_ENV_MONITOR_DIRECTORY);
     unsetenv(LG_ENV_MONITOR_SIGNAL);
     unsetenv(LG_ENV_PARENT_PID);
@@ -266,6 +267,7 @@ static void lg_read_render_request(void) {
     const char *why = getenv(LG_ENV_WHY);
     if (why && strlen(why) < sizeof(lg_why)) strcpy(lg_why, why);
     lg_read_monitor_request();
+    lg_preload_read_test_observer_request();
 }
 
 __attribute__((constructor)) static void lg_preload_start(void) {
@@ -314,6 +316,7 @@ __attribute__((constructor)) static void lg_preload_start(void) {
         lg_output_path[0] = 0;
         return;
     }
+    lg_preload_start_test_observer();
     on_exit(lg_preload_at_exit, NULL);
     lg_termination_signals_install(lg_output_path);
     lg_crash_report_install(lg_output_path);

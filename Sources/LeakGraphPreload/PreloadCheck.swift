@@ -26,11 +26,15 @@ public func leakgraphPreloadCheck(_ outputPath: UnsafePointer<CChar>, _ exitStat
         outputPath: path, programPath: String(cString: lg_preload_program_path()),
         arguments: Array(CommandLine.arguments.dropFirst()), exitStatus: exitStatus, render: lg_preload_render()
     )
+    if lg_preload_tests_observed() != 0 {
+        LeakChecker.attributeTests(in: &report)
+    }
     report.program = request.program
     if signal != 0 {
         report.program.signal = PreloadSignalName.name(of: signal)
     }
-    let why = String(cString: lg_preload_why()).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    let why = String(cString: lg_preload_why()).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }
     if !why.isEmpty {
         report.why = why.map { LeakChecker.retainers(ofType: $0) }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import LeakGraph
 import Testing
 
@@ -38,8 +39,10 @@ public struct ChecksForLeaksTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
+        let check = ".checksForLeaks on \(test.id.nameComponents.joined(separator: "."))"
+            + " (\((test.sourceLocation.fileID as NSString).lastPathComponent):\(test.sourceLocation.line))"
         let (_, report) = try await scope.check(function)
-        LeakFailure(report: report, location: location).recordIfLeaking()
+        LeakFailure(report: report, location: location, check: check).recordIfLeaking()
     }
 }
 

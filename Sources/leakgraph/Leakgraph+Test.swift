@@ -23,17 +23,15 @@ extension Leakgraph {
                 --list-tests) is skipped with one line. The two reports are printed as one; each root cycle \
                 says which run it was found in. Output options work as for `leakgraph run`.
 
-                Exit status: 1 when the package's own code leaks (known leaks of libraries, such as the \
-                cycle XCTest itself leaves, are reported and marked but do not fail the run); otherwise 3 \
-                when tests failed (a run's own exit status was not 0; each failing run is named with its \
-                status); 0 when the tests passed without leaks; 2 for a usage or tool error (not a package, \
-                the build failed — its output is shown —, a test run crashed, …).
-                """
+                Exit status: the tests' own status when they failed (XCTest and Swift Testing exit with 1; \
+                the last line names each run and its status); else 23 when the package's code leaks \
+                (--leak-exit-code; known leaks of libraries, such as the cycle XCTest itself leaves, and leaks a \
+                baseline accepts are reported but do not fail the run); else 0. 2 for a usage or tool error (not \
+                a package, the build failed — its output is shown —, a test run crashed, …). The last line on \
+                standard error states the leak verdict, how the tests ended and the exit status \
+                (docs/exit-status.md).
+            """
         )
-
-        /// The exit status when tests failed and the package's code did not leak: apart from 1 (leaks)
-        /// and 2 (usage or tool errors), since a failing XCTest or Swift Testing run exits with 1 itself.
-        static let testsFailedStatus: Int32 = 3
 
         /// The package to test.
         @Option(help: ArgumentHelp("The package to test (default: the current directory).", valueName: "path"))
@@ -54,6 +52,9 @@ extension Leakgraph {
 
         /// The accepted leaks (`--baseline`, `--write-baseline`).
         @OptionGroup var baselineOptions: BaselineOptions
+
+        /// The exit status when the package's code leaks and the tests passed (`--leak-exit-code`).
+        @OptionGroup var leakStatus: LeakStatusOptions
 
         /// Arguments for `swift build`, after `--`.
         @Argument(
@@ -112,20 +113,35 @@ extension Leakgraph {
             let program = LeakReport.Program(
                 path: bundle, arguments: [], exitStatus: failed.first?.report.program.exitStatus ?? 0)
             let report = try baselineOptions.apply(to: LeakReport(combining: runs, program: program), baseline: baseline)
-            try Run.publish(.decoded(report), to: outputs)
-            for run in failed {
-                printError("leakgraph: the \(run.name) tests failed (exit status \(run.report.program.exitStatus))")
+            var exit = RunExitStatus(
+                programStatus: Int32(truncatingIfNeeded: program.exitStatus), verdict: report.verdict, leakStatus: leakStatus.status)
+            exit.subject = "the tests"
+            exit.ending = Test.ending(of: runs)
+            let synopsis = ReportSynopsis(report)
+            let context = RenderContext(
+                command: (["leakgraph", "test"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted).joined(separator: " "),
+                verdict: exit.verdictText(synopsis), exitStatus: exit.status, sourceRoot: package.packagePath)
+            var textPath = outputs.textPath
+            do throws(ToolError) {
+                try Run.publish(.decoded(report), to: outputs, summarize: false, context: context)
+            } catch {
+                printError("leakgraph: \(error.message)")
+                exit.outputFailed = true
+                if error.code == .textSummaryNotWritten {
+                    textPath = nil  // the summary went to the terminal instead
+                }
             }
-            throw ExitCode(Test.exitStatus(for: report, testsFailed: !failed.isEmpty))
+            printError(exit.finalLine(synopsis, textPath: textPath))
+            throw ExitCode(exit.status)
         }
 
-        /// 1 when the package's code leaks (leaks outside known library leaks), else
-        /// ``testsFailedStatus`` when a run's tests failed, else 0.
-        static func exitStatus(for report: LeakReport, testsFailed: Bool) -> Int32 {
-            if report.leakedObjectsOutsideLibraries > 0 {
-                return 1
-            }
-            return testsFailed ? testsFailedStatus : 0
+        /// How the runs ended, for the last line: `the XCTest tests passed, the Swift Testing tests
+        /// failed (exit status 1)`.
+        static func ending(of runs: [LeakReport.NamedRun]) -> String {
+            runs.map { run in
+                let status = run.report.program.exitStatus
+                return "the \(run.name) tests " + (status == 0 ? "passed" : "failed (exit status \(status))")
+            }.joined(separator: ", ")
         }
     }
 }

@@ -37,6 +37,17 @@ int lg_preload_monitor_signal(void);
 /// wait returns may make one return). Called in a loop by the monitor's request thread.
 void lg_preload_wait_check_request(void);
 
+/// Keeps `LEAKGRAPH_TEST_OBSERVER` (read by the constructor before the environment is restored).
+void lg_preload_read_test_observer_request(void);
+
+/// Loads the test observer (`LEAKGRAPH_TEST_OBSERVER`) when the program has XCTest's or Swift
+/// Testing's runtime library loaded, and starts it with the hook's test-scope functions. Called once
+/// by the constructor, after the hook is installed.
+void lg_preload_start_test_observer(void);
+
+/// 1 when the test observer started: each leaked object's test scope then names the test that made it.
+int lg_preload_tests_observed(void);
+
 /// Implemented in Swift (LeakGraphPreload, `@_cdecl`): starts the `LeakMonitor` with the settings
 /// above and the thread that turns check signals into requests. Called once by the constructor,
 /// after the hook is installed, when a monitor was asked for.
