@@ -3,7 +3,7 @@ import LeakGraphReport
 
 extension LeakChecker {
     /// Names, for each root cycle of `report` (a check of this process), the tests that made its
-    /// members (``LeakReport/Cycle/tests``), from the test scopes their records carry — opened by the
+    /// members (`LeakReport.Cycle.tests`), from the test scopes their records carry — opened by the
     /// test observer `leakgraph test` loads (`AllocationScope/beginTest(label:)`). When test scopes had
     /// to be recycled (more tests than scope ids), a diagnostic says that the first tests' objects read
     /// as made outside any test.

@@ -54,7 +54,7 @@ public func assertDeallocated<T: AnyObject>(
 }
 
 /// Fails the current test when the object `watch` watches is still alive at its deadline (see
-/// ``assertDeallocated(within:fileID:filePath:line:column:_:)``); waits until then at most.
+/// ``assertDeallocated(within:fileID:filePath:line:column:_:)-30xaz``); waits until then at most.
 public func assertDeallocated(
     _ watch: DeallocationWatch,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column

@@ -62,7 +62,7 @@ public func assertNoLeaks<R>(
 /// }
 /// ```
 ///
-/// As the synchronous ``assertNoLeaks(_:fileID:filePath:line:column:_:)-(_,_,_,_,_,()->R)``; the
+/// As the synchronous ``assertNoLeaks(_:fileID:filePath:line:column:function:_:)``; the
 /// settle period is a task sleep.
 @discardableResult
 public func assertNoLeaks<R>(

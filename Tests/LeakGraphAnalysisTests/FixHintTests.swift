@@ -49,7 +49,7 @@ struct FixHintTests {
     @Test("a closure whose context is not known: both fixes, each where it applies")
     func formedSomewhereUnknown() throws {
         let unknown = try closureShape(formedIn: nil)
-        #expect(unknown.hint.hasPrefix("make the closure capture the `Screen` weakly: `{ [weak self] in … }` where it is written in a method of `Screen`"))
+        #expect(unknown.hint.hasPrefix("capture the `Screen` weakly: `{ [weak self] in … }` in a method of `Screen`"))
     }
 
     @Test("a back-reference declared in a library or a dependency: cut the cycle where the code holds it, no `weak var`")

@@ -176,8 +176,8 @@ struct SuspectReferenceTests {
         // Where the closure was formed is not recorded (its context is the Button itself): both fixes, each
         // with where it compiles.
         #expect(
-            suspect.hint == "make the closure capture the `Button` weakly: `{ [weak self] in … }` where it is written in a "
-                + "method of `Button`, a `weak` entry for the variable in its capture list elsewhere, or clear `handler` when done")
+            suspect.hint == "capture the `Button` weakly: `{ [weak self] in … }` in a method of `Button`, a `weak` "
+                + "capture-list entry elsewhere, or clear `handler` when done")
         #expect(suspect.reason.contains("`handler`") && suspect.reason.contains("its context is the object itself"))
     }
 

@@ -112,7 +112,7 @@ struct LeakTraceTests {
         #expect(labels == ["delegate", "group", "onMessage (closure)", "render (closure)", "next", "me"])
         let hints = report.cycles.map { $0.suspect?.hint ?? "" }
         #expect(hints[1] == "make it `weak var group`")
-        #expect(hints[2].hasPrefix("make the closure capture the `ChatViewController` weakly: `{ [weak self] in … }` where it is written in a method of `ChatViewController`"))
+        #expect(hints[2].hasPrefix("capture the `ChatViewController` weakly: `{ [weak self] in … }` in a method of `ChatViewController`"))
         // Every suspect is a strong reference inside its own cycle.
         for cycle in report.cycles {
             guard let suspect = cycle.suspect else {

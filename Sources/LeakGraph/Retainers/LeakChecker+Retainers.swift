@@ -22,7 +22,7 @@ extension LeakChecker {
     /// Why the live objects whose type matches `type` are alive: any name the report prints (a full
     /// name, `MyApp.Cache`, the name without its module, `Cache<Swift.Int>`, nested generics with or
     /// without the modules inside and with any spacing), or a short name, `Observer`, for every type
-    /// whose last component is named so (``TypeNameQuery``): one chain per object, at most `limit`, and
+    /// whose last component is named so (`TypeNameQuery`): one chain per object, at most `limit`, and
     /// the types that matched.
     public static func retainers(ofType type: String, limit: Int = 10, scanForHolders: Bool = true) -> RetainerQuery {
         let query = TypeNameQuery(type)

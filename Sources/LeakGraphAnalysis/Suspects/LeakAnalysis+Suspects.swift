@@ -326,8 +326,8 @@ private struct SuspectFinder {
         guard graph.nodes[contextNode].kind == .closureContext else {
             // The context is the captured object itself.
             let captured = Self.shortTypeName(graph.nodes[contextNode].typeName)
-            return "make the closure capture the \(captured) weakly: `{ [weak self] in … }` where it is written in a "
-                + "method of \(captured), a `weak` entry for the variable in its capture list elsewhere\(clear)"
+            return "capture the \(captured) weakly: `{ [weak self] in … }` in a method of \(captured), a `weak` "
+                + "capture-list entry elsewhere\(clear)"
         }
         // The class objects the context captures (directly, or inside a captured struct), in the cycle.
         let captured = edges.map { graph.references[$0] }.filter { edge in
@@ -336,8 +336,8 @@ private struct SuspectFinder {
         }.map { graph.nodes[$0.to].typeName }
         guard let function = context.formingFunction(contextNode) else {
             let type = captured.first.map(Self.shortTypeName) ?? Self.shortTypeName(holder.typeName)
-            return "make the closure capture the \(type) weakly: `{ [weak self] in … }` where it is written in a method "
-                + "of \(type), a `weak` entry for the variable in its capture list elsewhere\(clear)"
+            return "capture the \(type) weakly: `{ [weak self] in … }` in a method of \(type), a `weak` capture-list "
+                + "entry elsewhere\(clear)"
         }
         if captured.contains(where: { SuspectContext.isMethod(function, of: $0) }) {
             return "capture self weakly: `{ [weak self] in … }`"

@@ -82,7 +82,6 @@ public enum SARIFReport {
     struct Driver: Encodable {
         var name = "LeakGraph"
         var version: String?
-        var informationUri = "https://github.com/leakgraph/leakgraph"
         var rules: [Rule] = [
             Rule(
                 id: SARIFReport.cycleRule, name: "RetainCycle",

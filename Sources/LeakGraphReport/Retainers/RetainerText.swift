@@ -15,7 +15,9 @@ public enum RetainerText {
     private static func counts(of query: RetainerQuery) -> String {
         guard query.matched > 0 else { return "— no live object of this type." }
         let types = query.matchedTypes ?? []
-        let named = types.count > 1 || (types.count == 1 && TypeNameQuery(query.type).isShortName)
+        // The types are listed when the name stood for more than one, or for one it does not spell.
+        let spelled = types.count == 1 && (types[0] == query.type || ReportNaming.shortName(types[0]) == query.type)
+        let named = types.count > 1 || (types.count == 1 && !spelled)
             ? "\(ReportNaming.count(types.count, "type")) (\(types.map(ReportNaming.shortName).joined(separator: ", "))), " : ""
         var parts: [String] = []
         if query.leaked > 0 {
