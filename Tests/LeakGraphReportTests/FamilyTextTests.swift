@@ -120,10 +120,34 @@ struct DiagnosticTextTests {
         let lines = Array(TextReport.render(report).split(separator: "\n").map(String.init).drop { !$0.hasPrefix("Not read exactly") })
         #expect(lines.count == 5, "\(lines)")
         #expect(lines[0].hasPrefix("Not read exactly: references of 8 objects could not be read"))
-        #expect(lines[1].hasPrefix("   App.Cache: "))
-        #expect(lines[2].hasPrefix("   Swift._ContiguousArrayStorage<App.Entry>: "))
-        #expect(lines[3].hasPrefix("   (closure context, 1 capture): "))
+        #expect(lines[1].hasPrefix("   (closure context, 1 capture): "))  // the most objects first
+        #expect(lines[2].hasPrefix("   App.Cache: "))
+        #expect(lines[3].hasPrefix("   Swift._ContiguousArrayStorage<App.Entry>: "))
         #expect(lines[4] == "   and 10 objects of Foundation, Dispatch and XCTest internals, which count as held too (--verbose lists them)")
+    }
+
+    @Test("the program's diagnostics of one kind (one reason, types that differ in generic arguments) are one line; --verbose lists each")
+    func ownByKind() {
+        var report = ReportFixtures.cleanReport
+        let reason = "reduce: field type is not Copyable: reflection gives no layout for it"
+        report.diagnostics = [
+            WalkDiagnostic(typeName: "Lib.Last<Lib.Subject<Swift.Int>>.(private).Inner<App.Sink<Swift.Int>>", reason: reason, objectCount: 3, site: "Last.swift:113 in Lib.Last.receive()"),
+            WalkDiagnostic(typeName: "(closure context, 2 captures)", reason: "generic closure context with unsupported metadata sources", objectCount: 2, site: "A.swift:3 in App.a()"),
+            WalkDiagnostic(typeName: "Lib.Last<App.Publisher>.(private).Inner<App.Sink<(Swift.Int) -> ()>>", reason: reason, objectCount: 1),
+            WalkDiagnostic(typeName: "(closure context, 2 captures)", reason: "generic closure context with unsupported metadata sources", objectCount: 2, site: "B.swift:9 in App.b()"),
+            WalkDiagnostic(typeName: "Lib.Last<App.Publisher>.(private).Inner<App.Sink<Swift.Int>>", reason: "another reason", objectCount: 1),
+        ]
+        let lines = Array(TextReport.render(report).split(separator: "\n").map(String.init).drop { !$0.hasPrefix("Not read exactly") })
+        #expect(lines == [
+            "Not read exactly: references of 9 objects could not be read; the objects they reach were treated as held (a leak there can be missed):",
+            "   Lib.Last<…>.(private).Inner<…>: \(reason) (4 objects of 2 types; one made at Last.swift:113 in Lib.Last.receive())",
+            "   (closure context, 2 captures): generic closure context with unsupported metadata sources (4 objects; one made at A.swift:3 in App.a())",
+            "   Lib.Last<App.Publisher>.(private).Inner<App.Sink<Swift.Int>>: another reason (1 object)",
+        ], "\(lines)")
+        let verbose = TextReport.render(report, options: .init(verbose: true))
+        #expect(verbose.split(separator: "\n").drop { !$0.hasPrefix("Not read exactly") }.count == 6)
+        #expect(ReportNaming.genericArgumentsElided("Swift._ContiguousArrayStorage<((A.B, Swift.UInt), () -> ())>.Inner") == "Swift._ContiguousArrayStorage<…>.Inner")
+        #expect(ReportNaming.genericArgumentsElided("(closure context, 1 capture)") == "(closure context, 1 capture)")
     }
 
     @Test("which code a diagnostic is about: by module, of its type or of the function that made it")

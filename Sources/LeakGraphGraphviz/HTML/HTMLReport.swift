@@ -11,9 +11,10 @@ import LeakGraphReport
 ///   objects, bytes, families and root cycles, and what known library leaks hold, apart.
 /// - **Leak families table**: one row per family (root cycles with one fingerprint,
 ///   ``LeakGraphReport/LeakReport/families``), the code's own first: its first cycle's number (a link to
-///   its section) and the others', the tests that made them, members and held objects, bytes, the
-///   largest types, the fingerprint and the suspect with its fix. Long type names wrap; a name longer
-///   than ``nameLimit`` characters is shortened, the full name on hover. Known library leaks are rows
+///   its section) and the others', the tests that made them (at most ``tableTestLimit``, then how many
+///   more), members and held objects, bytes, the largest types, the fingerprint and the suspect with its
+///   fix. A name longer than ``nameLimit`` characters is shortened (generic arguments written `<…>`,
+///   then cut in the middle), the full name on hover. Known library leaks are rows
 ///   of a collapsed part of the table.
 /// - **Overview** graph, when one was rendered (several families, or objects outside cycles), limited to
 ///   what can be read (``DOTRenderer/Options/overviewFamilyLimit`` families), then a link to each family
@@ -37,6 +38,8 @@ public enum HTMLReport {
     static let tableTypeLimit = 3
     /// Type names longer than this are shortened in the table (the full name on hover).
     public static let nameLimit = 72
+    /// How many tests a row of the leak families table names before "and N more".
+    static let tableTestLimit = 3
 
     /// Renders `report` as an HTML page.
     ///
@@ -228,7 +231,7 @@ private struct HTMLPage {
         let fingerprint = value.fingerprint.map { "<code>\(e($0))</code>" } ?? "<span class=\"muted\">—</span>"
         let suspect = value.knownLibraryLeak != nil ? "<span class=\"muted\">not your code</span>"
             : value.suspect.map { suspect in
-                "<code>\(e(suspectName(value)))</code><br><span class=\"hint\">\(CodeSpans.html(suspect.hint))</span>"
+                "<code>\(name(suspectName(value)))</code><br><span class=\"hint\">\(CodeSpans.html(suspect.hint, abbreviating: name))</span>"
             } ?? "<span class=\"muted\">—</span>"
         var tag = value.suppressed == nil ? "" : " <span class=\"suppressed-tag\">suppressed</span>"
         if value.knownLibraryLeak != nil { tag += " <span class=\"suppressed-tag\">library</span>" }
@@ -236,23 +239,49 @@ private struct HTMLPage {
         if family.cycles.count > 1 {
             numbers += "<br><span class=\"muted\">and \(ReportNaming.grouped(family.cycles.count - 1)) more like it</span>"
         }
-        let found = ReportNaming.foundIn(family.cycles.map { report.cycles[$0] }) ?? "—"
+        let found = foundCell(family)
         let greyed = value.suppressed != nil || value.knownLibraryLeak != nil
         return "<tr\(greyed ? " class=\"suppressed\"" : "")><td>\(numbers)</td>"
-            + "<td class=\"found\">\(e(found))</td>"
+            + "<td class=\"found\">\(found)</td>"
             + "<td class=\"num\">\(ReportNaming.grouped(family.cycles.count > 1 ? family.objects : members.count))</td>"
             + "<td class=\"num\">\(ReportNaming.grouped(family.cycles.count > 1 ? family.objects - members.count * family.cycles.count : held.count))</td>"
             + "<td class=\"num\">\(ReportNaming.grouped(family.bytes))</td>"
             + "<td class=\"types\">\(typeText)</td><td>\(fingerprint)</td><td class=\"suspect-cell\">\(suspect)</td></tr>"
     }
 
-    /// A type name for the table: escaped, and shortened past ``HTMLReport/nameLimit`` characters with
-    /// the full name on hover.
+    /// A type name (or a reference, `Type.path`) for the table: escaped; past ``HTMLReport/nameLimit``
+    /// characters its generic arguments are written `<…>` (`Publishers.Zip4<…>.(private).Inner<…>`), and
+    /// what is still too long is cut in the middle; the full name on hover.
     func name(_ type: String) -> String {
         guard type.count > HTMLReport.nameLimit else { return e(type) }
-        let head = type.prefix(HTMLReport.nameLimit / 2)
-        let tail = type.suffix(HTMLReport.nameLimit / 2 - 1)
-        return "<abbr title=\"\(e(type))\">\(e(String(head)))…\(e(String(tail)))</abbr>"
+        var short = ReportNaming.genericArgumentsElided(type)
+        if short.count > HTMLReport.nameLimit {
+            short = short.prefix(HTMLReport.nameLimit / 2) + "…" + short.suffix(HTMLReport.nameLimit / 2 - 1)
+        }
+        return "<abbr title=\"\(e(type))\">\(e(short))</abbr>"
+    }
+
+    /// The table's "Found in" cell of `family`: the tests, one a line, at most
+    /// ``HTMLReport/tableTestLimit`` then how many more (all of them on hover); "outside any test"; or the run.
+    func foundCell(_ family: LeakReport.Family) -> String {
+        let cycles = family.cycles.map { report.cycles[$0] }
+        var tests: [String] = []
+        var outside = false
+        var observed = false
+        for cycle in cycles {
+            guard let names = cycle.tests else { continue }
+            observed = true
+            if names.isEmpty { outside = true }
+            for test in names where !tests.contains(test) { tests.append(test) }
+        }
+        guard observed else { return e(ReportNaming.foundIn(cycles) ?? "—") }
+        var lines = tests.prefix(HTMLReport.tableTestLimit).map { e($0) }
+        if tests.count > HTMLReport.tableTestLimit {
+            let more = tests.count - HTMLReport.tableTestLimit
+            lines.append("<abbr class=\"muted\" title=\"\(e(tests.joined(separator: "\n")))\">and \(more) more</abbr>")
+        }
+        if outside { lines.append("<span class=\"muted\">outside any test</span>") }
+        return lines.joined(separator: "<br>")
     }
 
     // MARK: Graphs

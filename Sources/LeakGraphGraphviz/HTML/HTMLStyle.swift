@@ -65,6 +65,8 @@ enum HTMLStyle {
           white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.45; margin: 0; }
         td.types { min-width: 200px; overflow-wrap: anywhere; word-break: break-word; }
         td.suspect-cell, td.found { overflow-wrap: anywhere; word-break: break-word; }
+        td.found { min-width: 14em; font-size: 13px; }
+        td.suspect-cell { min-width: 13em; }
         td.suspect-cell code, td.types code { white-space: normal; }
         table.cycles { table-layout: auto; }
         abbr[title] { text-decoration: underline dotted; cursor: help; }

@@ -39,6 +39,32 @@ public enum ReportNaming {
         return isIdentifier && !rest.isEmpty ? String(rest) : type
     }
 
+    /// `OpenCombine.Publishers.Last<A, B>.(private).Inner<C>` → `OpenCombine.Publishers.Last<…>.(private).Inner<…>`:
+    /// each outermost generic argument list written `<…>` (the `>` of a function type's `->` inside one
+    /// does not close it), to name what types that differ only in their arguments share.
+    public static func genericArgumentsElided(_ type: String) -> String {
+        var result = ""
+        var depth = 0
+        var previous: Character?
+        for character in type {
+            defer { previous = character }
+            switch character {
+            case "<":
+                if depth == 0 { result += "<…" }
+                depth += 1
+                continue
+            case ">" where previous != "-" && depth > 0:
+                depth -= 1
+                if depth == 0 { result.append(">") }
+                continue
+            default:
+                break
+            }
+            if depth == 0 { result.append(character) }
+        }
+        return result
+    }
+
     // MARK: References
 
     /// `DummyObject.next`, or `Array[2]` when the path starts with a subscript: a reference as its source's
