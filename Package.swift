@@ -18,6 +18,15 @@ let package = Package(
         .library(name: "LeakGraphService", targets: ["LeakGraphService"]),
         .plugin(name: "LeakGraphCommand", targets: ["LeakGraphCommand"]),
     ],
+    traits: [
+        // LeakGraphTesting writes an HTML report with graphs beside each failing check's JSON; this needs
+        // Graphviz (libgraphviz-dev). A package that wants the leak trace alone depends on LeakGraph with
+        // `traits: []` and does not build Graphviz.
+        .trait(
+            name: "HTMLReports",
+            description: "LeakGraphTesting writes an HTML report with graphs for each failing check (needs libgraphviz-dev)."),
+        .default(enabledTraits: ["HTMLReports"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -78,7 +87,9 @@ let package = Package(
         ),
         // Adapter: leak checks in test targets (assertNoLeaks, the .checksForLeaks trait), reported to
         // XCTest or Swift Testing. The only target that imports a test library.
-        .target(name: "LeakGraphTesting", dependencies: ["LeakGraph", "LeakGraphGraphviz"]),
+        .target(
+            name: "LeakGraphTesting",
+            dependencies: ["LeakGraph", .target(name: "LeakGraphGraphviz", condition: .when(traits: ["HTMLReports"]))]),
         // Adapter: the library the preload library loads into a test process, which marks every object
         // with the test that made it (XCTest's observation, Swift Testing's current test). The hook's
         // part (C) answers inside the allocation hook.

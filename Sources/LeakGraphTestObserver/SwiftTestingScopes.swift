@@ -36,8 +36,9 @@ enum SwiftTestingScopes {
     }
 
     /// `MessageHandlerTests.countsDeliveredMessages()`: the suites' names and the function's, as
-    /// Swift Testing names the test.
+    /// Swift Testing names the test, after its module and a unit separator (U+001F), which the report
+    /// drops unless two tests of the run would then read the same (`AllocationScope/beginTest(label:)`).
     static func label(of id: Test.ID) -> String {
-        id.nameComponents.joined(separator: ".")
+        id.moduleName + "\u{1F}" + id.nameComponents.joined(separator: ".")
     }
 }

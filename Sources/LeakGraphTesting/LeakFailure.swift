@@ -1,6 +1,8 @@
 import Foundation
 import LeakGraph
+#if HTMLReports
 import LeakGraphGraphviz
+#endif
 
 /// The test failure of a scoped leak check: the message a developer reads in the test log, and
 /// the report files it points to.
@@ -156,6 +158,7 @@ struct ReportFiles: CustomStringConvertible {
         if let json = try? report.jsonData(prettyPrinted: true) {
             files.json = save(json, stem + ".json")
         }
+        #if HTMLReports
         do {
             let rendered = try SVGRenderer.render(DOTRenderer.graphs(for: report))
             if let overview = rendered.first {
@@ -165,6 +168,7 @@ struct ReportFiles: CustomStringConvertible {
         } catch {
             files.problems.append("the graphs could not be drawn: \(error.message)")
         }
+        #endif
         return files
     }
 }

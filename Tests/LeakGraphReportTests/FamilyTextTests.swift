@@ -1,6 +1,6 @@
 import LeakGraphAnalysis
 import LeakGraphModel
-import LeakGraphReport
+@testable import LeakGraphReport
 import Testing
 
 /// A report of a test run: the same Room ⇄ Member leak made by two tests, a Screen ⇄ Presenter leak made
@@ -79,6 +79,34 @@ struct FamilyTextTests {
         #expect(
             ReportNaming.foundIn([cycle, other, outside])
                 == "Found in Suite.a(), Suite.b() and c() (Swift Testing run), T.testX (XCTest run) and outside any test")
+    }
+}
+
+@Suite("Test names in a report")
+struct TestNameTests {
+    @Test("a recorded test name loses its module, unless two tests of the report would then read the same")
+    func modules() {
+        var g = LeakedGraph()
+        for _ in 0..<3 {
+            let a = g.object("App.A"), b = g.object("App.B")
+            g.ref(a, b, "b")
+            g.ref(b, a, "a")
+        }
+        var report = g.report()
+        let cycles = report.cycles.map(\.id)
+        report.attributeTests { leak in
+            switch cycles.firstIndex(of: leak.cycle ?? -1) {
+            case 0: "HummingbirdTests\u{1F}RouterTests.testCaseInsensitive()"
+            case 1: "HummingbirdRouterTests\u{1F}RouterTests.testCaseInsensitive()"
+            default: "HummingbirdTests\u{1F}MetricsTests.testCounter2()"
+            }
+        }
+        #expect(report.cycles.map(\.tests) == [
+            ["HummingbirdTests.RouterTests.testCaseInsensitive()"],
+            ["HummingbirdRouterTests.RouterTests.testCaseInsensitive()"],
+            ["MetricsTests.testCounter2()"],
+        ])
+        #expect(LeakReport.testNames(for: ["RoomTests.testJoin"]) == ["RoomTests.testJoin": "RoomTests.testJoin"], "a name without a module stays")
     }
 }
 
