@@ -44,9 +44,9 @@ public func assertNoLeaks<R>(
     guard let scope = LeakFailure.openScope(options, what: "assertNoLeaks", at: location) else {
         return try body()
     }
-    let check = LeakFailure.describe("assertNoLeaks", function: function, at: location)
     let (value, report) = try scope.check(body)
-    LeakFailure(report: report, location: location, check: check).recordIfLeaking()
+    LeakFailure(report: report, location: location) { LeakFailure.describe("assertNoLeaks", function: function, at: location) }
+        .recordIfLeaking()
     return value
 }
 
@@ -75,8 +75,8 @@ public func assertNoLeaks<R>(
     guard let scope = LeakFailure.openScope(options, what: "assertNoLeaks", at: location) else {
         return try await body()
     }
-    let check = LeakFailure.describe("assertNoLeaks", function: function, at: location)
     let (value, report) = try await scope.check(isolation: isolation, body)
-    LeakFailure(report: report, location: location, check: check).recordIfLeaking()
+    LeakFailure(report: report, location: location) { LeakFailure.describe("assertNoLeaks", function: function, at: location) }
+        .recordIfLeaking()
     return value
 }

@@ -39,10 +39,11 @@ public struct ChecksForLeaksTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
-        let check = ".checksForLeaks on \(test.id.nameComponents.joined(separator: "."))"
-            + " (\((test.sourceLocation.fileID as NSString).lastPathComponent):\(test.sourceLocation.line))"
         let (_, report) = try await scope.check(function)
-        LeakFailure(report: report, location: location, check: check).recordIfLeaking()
+        LeakFailure(report: report, location: location) {
+            ".checksForLeaks on \(test.id.nameComponents.joined(separator: "."))"
+                + " (\((test.sourceLocation.fileID as NSString).lastPathComponent):\(test.sourceLocation.line))"
+        }.recordIfLeaking()
     }
 }
 

@@ -16,8 +16,8 @@ struct LeakFailure {
     static let pathLimit = 12
 
     /// What the check was, for the report's header: `assertNoLeaks in RoomTests.testJoin()
-    /// (RoomTests.swift:12)`.
-    var check: String
+    /// (RoomTests.swift:12)`; asked only when the check fails, in the test's task.
+    var check: () -> String
 
     /// The root cycles that fail the test: those the report's verdict counts (``LeakReport/newCycles``:
     /// neither known leaks of libraries nor accepted by a baseline).
@@ -39,7 +39,7 @@ struct LeakFailure {
     /// Records one failure when the report's verdict is that the code leaks; writes the report files first.
     func recordIfLeaking() {
         guard report.verdict == .leaksFound else { return }
-        let context = RenderContext(command: check, verdict: ReportSynopsis(report).leakSummary)
+        let context = RenderContext(command: check(), verdict: ReportSynopsis(report).leakSummary)
         let files = ReportFiles.write(report, named: Self.fileStem(for: location), near: location.filePath, context: context)
         TestFailure.record(message(files: files), at: location)
     }
