@@ -75,7 +75,11 @@ struct PackageTestCommandTests {
         #expect(lint.status == 0, "\(lint.summary)")
         #expect(xml.contains(#"tests="4" failures="2" errors="0" skipped="2""#), "\(xml)")
         #expect(xml.contains("file=\"\(Self.sample.path)/Sources/Chat/Room.swift\""), "\(xml)")
-        #expect(xml.contains("Room.members[1] → Member.room → Room") && xml.contains("(MessageHandler, Connection)"))
+        // Either member may carry the suspect (of two equal back-references the analysis takes the member
+        // first in the heap walk's order, which differs between runs), so the ring passes through either element.
+        #expect(
+            (xml.contains("Room.members[0] → Member.room → Room") || xml.contains("Room.members[1] → Member.room → Room"))
+                && xml.contains("(MessageHandler, Connection)"), "\(xml)")
         let log = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: sarif)) as? [String: Any])
         let results = try #require(((log["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
         #expect(results.filter { $0["level"] as? String == "error" }.count == 2)
