@@ -11,7 +11,10 @@ let package = Package(
     products: [
         .executable(name: "leakgraph", targets: ["leakgraph"]),
         .library(name: "LeakGraph", targets: ["LeakGraph"]),
-        .library(name: "LeakGraphPreload", type: .dynamic, targets: ["LeakGraphPreload"]),
+        // What `leakgraph run` preloads: the hook and the exit and signal plumbing, in C.
+        .library(name: "LeakGraphPreload", type: .dynamic, targets: ["CLeakGraphPreloadStart"]),
+        // What the preload loads beside it when a check runs: the checker, in Swift.
+        .library(name: "LeakGraphPreloadChecker", type: .dynamic, targets: ["LeakGraphPreloadChecker"]),
         .library(name: "LeakGraphTesting", targets: ["LeakGraphTesting"]),
         .library(name: "LeakGraphTestObserver", type: .dynamic, targets: ["LeakGraphTestObserver"]),
         .library(name: "LeakGraphMetrics", targets: ["LeakGraphMetrics"]),
@@ -32,6 +35,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Tests only: swift-collections' Deque and Rope buffers, whose element counts the walk reads.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // HTTP for `leakgraph serve` (plain SwiftNIO: measured cheaper to build than Hummingbird).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `swift package generate-documentation`: the DocC catalogs, checked by scripts/test.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -45,7 +52,7 @@ let package = Package(
             dependencies: ["CLeakGraphContract", "CLeakGraphMetadata"],
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [
-                .linkedLibrary("elf"), .linkedLibrary("dl", .when(platforms: [.linux])),
+                .linkedLibrary("dl", .when(platforms: [.linux])),
                 .linkedLibrary("pthread", .when(platforms: [.linux])),
             ]
         ),
@@ -53,7 +60,7 @@ let package = Package(
         .systemLibrary(name: "CLibDW", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
         .target(name: "LeakGraphRecording", dependencies: ["CLeakGraphHook"]),
         // Runtime calls the heap walk needs from C (Swift-calling-convention value witnesses).
-        .target(name: "CLeakGraphMetadata"),
+        .target(name: "CLeakGraphMetadata", linkerSettings: [.linkedLibrary("elf")]),
         // Stage 2: the object graph value (pure data).
         .target(name: "LeakGraphModel"),
         // Stage 3: heap walk from type metadata.
@@ -62,18 +69,34 @@ let package = Package(
         .target(name: "LeakGraphAnalysis", dependencies: ["LeakGraphModel"]),
         // Symbolization of creation stacks (libdw + swift_demangle).
         .target(name: "LeakGraphSymbolication", dependencies: ["CLibDW"]),
+        // SQLite 3, found by pkg-config: the heap snapshot file format.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Stage 5: report values, JSON and text renderers.
         .target(name: "LeakGraphReport", dependencies: ["LeakGraphModel", "LeakGraphAnalysis"]),
+        // Report values: heap snapshots as SQLite files (written and read), and leak reports read as snapshots.
+        .target(
+            name: "LeakGraphSnapshotFile",
+            dependencies: ["LeakGraphModel", "LeakGraphReport", "CSQLite"]
+        ),
         // Graphviz (cgraph + gvc), found by pkg-config.
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // Stage 5 renderers that draw: DOT text, SVG through libgvc in-process, the HTML report.
         .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphModel", "LeakGraphReport", "CGraphviz"]),
+        // Renderer: the web UI of a heap snapshot (`leakgraph serve`), served with SwiftNIO.
+        .target(
+            name: "LeakGraphWeb",
+            dependencies: [
+                "LeakGraphModel", "LeakGraphAnalysis", "LeakGraphReport", "LeakGraphGraphviz",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // Façade: one call from recording to report.
         .target(
             name: "LeakGraph",
             dependencies: [
                 "LeakGraphRecording", "LeakGraphHeap", "LeakGraphModel", "LeakGraphAnalysis",
-                "LeakGraphSymbolication", "LeakGraphReport",
+                "LeakGraphSymbolication", "LeakGraphReport", "LeakGraphSnapshotFile", "CLeakGraphContract",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -89,15 +112,24 @@ let package = Package(
         // XCTest or Swift Testing. The only target that imports a test library.
         .target(
             name: "LeakGraphTesting",
-            dependencies: ["LeakGraph", .target(name: "LeakGraphGraphviz", condition: .when(traits: ["HTMLReports"]))]),
+            dependencies: [
+                "LeakGraph", "CLeakGraphContract", .target(name: "LeakGraphGraphviz", condition: .when(traits: ["HTMLReports"])),
+            ]
+        ),
         // Adapter: the library the preload library loads into a test process, which marks every object
         // with the test that made it (XCTest's observation, Swift Testing's current test). The hook's
         // part (C) answers inside the allocation hook.
         .target(name: "CLeakGraphTestObserver", dependencies: ["CLeakGraphContract"]),
         .target(name: "LeakGraphTestObserver", dependencies: ["CLeakGraphTestObserver", "CLeakGraphContract"]),
-        // Adapter: the library `leakgraph run` preloads into an unmodified program.
-        .target(name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook", "CLeakGraphContract"], cSettings: [.define("_GNU_SOURCE")]),
-        .target(name: "LeakGraphPreload", dependencies: ["LeakGraph", "CLeakGraphPreloadStart", "CLeakGraphContract"]),
+        // Adapter: the library `leakgraph run` preloads into an unmodified program (C only: the hook, the
+        // exit and signal plumbing, the periodic checks' timer, the test observer's loading) ...
+        .target(
+            name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook", "CLeakGraphContract"],
+            cSettings: [.define("_GNU_SOURCE")],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux]))]
+        ),
+        // ... and the checker it loads from its own folder the first time a check runs.
+        .target(name: "LeakGraphPreloadChecker", dependencies: ["LeakGraph", "CLeakGraphContract", "CLeakGraphHook"]),
         // Adapter: the command-line tool's async-signal-safe signal handling (C).
         .target(name: "CLeakGraphCLISignals"),
         // Adapter: the command-line tool.
@@ -105,6 +137,7 @@ let package = Package(
             name: "leakgraph",
             dependencies: [
                 "LeakGraphReport", "LeakGraphSymbolication", "LeakGraphGraphviz", "CLeakGraphContract", "CLeakGraphCLISignals",
+                "LeakGraphSnapshotFile", "LeakGraphAnalysis", "LeakGraphWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -124,9 +157,17 @@ let package = Package(
         .target(name: "LeakGraphTestSupport", dependencies: ["LeakGraphModel"], path: "Tests/LeakGraphTestSupport"),
         .testTarget(name: "LeakGraphRecordingTests", dependencies: ["LeakGraphRecording"]),
         .testTarget(name: "LeakGraphAnalysisTests", dependencies: ["LeakGraphAnalysis", "LeakGraphModel", "LeakGraphTestSupport"]),
-        .testTarget(name: "LeakGraphHeapTests", dependencies: ["LeakGraphHeap", "LeakGraphRecording", "LeakGraphModel"]),
+        .testTarget(
+            name: "LeakGraphHeapTests",
+            dependencies: [
+                "LeakGraphHeap", "LeakGraphRecording", "LeakGraphModel",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
         .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphTestSupport"], exclude: ["Golden", "Schemas"]),
         .testTarget(name: "LeakGraphSymbolicationTests", dependencies: ["LeakGraphSymbolication"]),
+        .testTarget(
+            name: "LeakGraphSnapshotFileTests", dependencies: ["LeakGraphSnapshotFile", "LeakGraphReport", "LeakGraphTestSupport"]),
         .testTarget(
             name: "LeakGraphGraphvizTests", dependencies: ["LeakGraphGraphviz", "LeakGraphReport", "LeakGraphModel", "LeakGraphTestSupport"],
             exclude: ["Golden"]
@@ -143,7 +184,8 @@ let package = Package(
         ),
         // The test adapters in Swift Testing: failures expected with withKnownIssue.
         .testTarget(name: "LeakGraphTestingTests", dependencies: ["LeakGraphTesting", "LeakGraph"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LeakGraphReport", "LeakGraphModel"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["LeakGraphReport", "LeakGraphModel", "LeakGraphAnalysis", "LeakGraphSnapshotFile"]),
     ]
 )
 

@@ -10,10 +10,16 @@ import PackagePlugin
 /// `--scratch-path` (a `--scratch-path` of the user's wins); the command ends with `leakgraph`'s exit status.
 @main
 struct LeakGraphCommand: CommandPlugin {
-    /// Builds `libLeakGraphPreload.so` and `libLeakGraphTestObserver.so` beside the `leakgraph` tool, then runs
-    /// `leakgraph test`.
+    /// Builds `libLeakGraphPreload.so`, the checker library it loads and `libLeakGraphTestObserver.so` beside
+    /// the `leakgraph` tool, then runs `leakgraph test`.
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         let tool = try context.tool(named: "leakgraph").url
+        let checker = try packageManager.build(
+            .product("LeakGraphPreloadChecker"), parameters: .init(configuration: .debug, echoLogs: false))
+        guard checker.succeeded else {
+            Diagnostics.error("cannot build libLeakGraphPreloadChecker.so:\n\(checker.logText)")
+            throw ExitCode(2)
+        }
         let preload = try packageManager.build(.product("LeakGraphPreload"), parameters: .init(configuration: .debug, echoLogs: false))
         guard preload.succeeded, let library = preload.builtArtifacts.first(where: { $0.kind == .dynamicLibrary }) else {
             Diagnostics.error("cannot build libLeakGraphPreload.so:\n\(preload.logText)")

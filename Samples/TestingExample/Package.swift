@@ -18,5 +18,13 @@ let package = Package(
         .testTarget(
             name: "InboxSwiftTestingTests",
             dependencies: ["Inbox", .product(name: "LeakGraphTesting", package: "LeakGraph")]),
+        // Allocation budgets (`assertAllocations`, `.allocationBudget`); LEAKGRAPH_EXAMPLE_BUDGET=over
+        // makes the renderer allocate twice as much.
+        .testTarget(
+            name: "BudgetXCTests",
+            dependencies: ["Inbox", .product(name: "LeakGraphTesting", package: "LeakGraph")]),
+        .testTarget(
+            name: "BudgetSwiftTestingTests",
+            dependencies: ["Inbox", .product(name: "LeakGraphTesting", package: "LeakGraph")]),
     ]
 )

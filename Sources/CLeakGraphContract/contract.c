@@ -20,6 +20,20 @@ int lg_contract_parse_number(const char *text, unsigned long limit, unsigned lon
     return 1;
 }
 
+unsigned long lg_contract_write_decimal(unsigned long value, char *out) {
+    char digits[24];
+    unsigned long count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    for (unsigned long index = 0; index < count; index++) {
+        out[index] = digits[count - 1 - index];
+    }
+    out[count] = '\0';
+    return count;
+}
+
 int lg_contract_parse_frames(const char *text, unsigned *frames) {
     unsigned long value = 0;
     if (!lg_contract_parse_number(text, LG_FRAMES_LIMIT, &value)) {

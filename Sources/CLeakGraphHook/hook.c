@@ -17,6 +17,7 @@
 #include "lg_internal.h"
 
 #include "CLeakGraphMetadata.h"
+#include "alloc_counts.h"
 
 #ifdef __linux__
 
@@ -147,6 +148,53 @@ static inline uint32_t lg_stack_id(lg_thread *thread, const uintptr_t *frames, u
     return id;
 }
 
+/// The calling thread's recording state, registered at its first record (NULL when out of memory).
+static inline lg_thread *lg_current_thread(void) {
+    lg_thread *thread = lg_tls_thread;
+    return LG_LIKELY(thread != NULL) ? thread : lg_thread_register();
+}
+
+/// Where a recorded object was made: its creation stack and its allocation scope.
+typedef struct lg_site {
+    uint32_t stack_id;
+    uint64_t scope;
+} lg_site;
+
+/// The site of an object being recorded now: the creation stack walked from the frame pointer
+/// `frame` (LG_NO_STACK when stacks are off or the walk found nothing) and the current scope (read
+/// before any shard lock is taken: the scope source is Swift code).
+static inline lg_site lg_capture_site(lg_thread *thread, uintptr_t frame) {
+    lg_site site = {LG_NO_STACK, 0};
+    uint32_t max_frames = atomic_load_explicit(&lg_state.max_frames, memory_order_relaxed);
+    if (max_frames != 0) {
+        uintptr_t frames[LG_MAX_FRAMES_LIMIT];
+        uint64_t hash = 0;
+        uint32_t depth = lg_walk_frames(thread, frame, frames, max_frames, &hash);
+        site.stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth, hash);
+    }
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.scopes_open, memory_order_relaxed) != 0)) {
+        site.scope = lg_current_scope();
+    }
+    return site;
+}
+
+/// Stores the record of `object` (`size` bytes, made at `site`) in the thread's own shard. An object
+/// that cannot be stored (out of memory) is simply not tracked; the allocation is counted (alloc_counts.h). A class instance of exactly its class's
+/// size (`sized_class`) outside any scope needs no slab record (LG_ENTRY_INLINE): its size is read back
+/// from the metadata.
+static inline void lg_store_record(const lg_thread *thread, uintptr_t object, const void *metadata, size_t size,
+                                   lg_site site, bool sized_class) {
+    uint32_t stack_bits = site.stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : (site.stack_id & LG_SLOT_NO_STACK);
+    lg_shard *shard = &lg_state.shards[thread->shard];
+    lg_spin_lock(&shard->lock);
+    uint32_t scope_id = lg_scope_stamp(site.scope);
+    lg_table_insert_locked(thread->shard, object, lg_slot_make(size, site.stack_id, scope_id),
+                           sized_class && scope_id == 0 ? LG_ENTRY_INLINE | stack_bits : 0);
+    // Allocation counts (budgets, the profile): one relaxed load unless something is counted.
+    lg_count_allocation(metadata, size, site.stack_id, site.scope);
+    lg_spin_unlock(&shard->lock);
+}
+
 __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size, size_t align_mask) {
     lg_alloc_fn original = atomic_load_explicit(&lg_state.original_alloc, memory_order_relaxed);
     if (LG_UNLIKELY(lg_tls_ignore != 0)) {
@@ -160,39 +208,22 @@ __attribute__((noinline)) void *lg_alloc_hook(const void *metadata, size_t size,
     // Anything below that re-enters (a signal handler, a runtime callback) passes straight through.
     lg_tls_ignore = 1;
 
-    lg_thread *thread = lg_tls_thread;
+    lg_thread *thread = lg_current_thread();
     if (LG_UNLIKELY(thread == NULL)) {
-        thread = lg_thread_register();
-        if (thread == NULL) {
-            lg_tls_ignore = 0;
-            return original(metadata, size, align_mask);
-        }
+        lg_tls_ignore = 0;
+        return original(metadata, size, align_mask);
     }
-
-    uint32_t stack_id = LG_NO_STACK;
-    uint32_t max_frames = atomic_load_explicit(&lg_state.max_frames, memory_order_relaxed);
-    if (max_frames != 0) {
-        uintptr_t frames[LG_MAX_FRAMES_LIMIT];
-        uint64_t hash = 0;
-        uint32_t depth = lg_walk_frames(thread, (uintptr_t)__builtin_frame_address(0), frames,
-                                        max_frames, &hash);
-        stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth, hash);
-    }
-
-    uint64_t scope = 0;
-    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.scopes_open, memory_order_relaxed) != 0)) {
-        scope = lg_current_scope();
-    }
+    lg_site site = lg_capture_site(thread, (uintptr_t)__builtin_frame_address(0));
 
     void *object = original(metadata, size, align_mask);
     if (LG_LIKELY(object != NULL) && mode == LG_MODE_TRACK) {
-        // Nobody else has the object yet, so nobody can free it before its record exists. An object
-        // that cannot be stored (out of memory) is simply not tracked.
-        lg_shard *shard = &lg_state.shards[thread->shard];
-        lg_spin_lock(&shard->lock);
-        lg_table_insert_locked(thread->shard, (uintptr_t)object,
-                               lg_slot_make(size, stack_id, lg_scope_stamp(scope)));
-        lg_spin_unlock(&shard->lock);
+        // A class instance of exactly its class's size needs no slab record: its size is read back
+        // from the metadata. Metadata kind 0 (or an isa pointer) is a class.
+        uintptr_t kind = *(const uintptr_t *)metadata;
+        bool sized_class = (kind == 0 || kind > 0x7FF) &&
+                           *(const uint32_t *)((const char *)metadata + LG_CLASS_INSTANCE_SIZE_OFFSET) == size;
+        // Nobody else has the object yet, so nobody can free it before its record exists.
+        lg_store_record(thread, (uintptr_t)object, metadata, size, site, sized_class);
     }
 
     lg_tls_ignore = 0;
@@ -224,33 +255,15 @@ void lg_task_created(void *task, void *initial_context, void *closure_context, s
         return;  // immortal refcounts (async let tasks)
     }
     lg_tls_ignore = 1;
-    lg_thread *thread = lg_tls_thread;
+    lg_thread *thread = lg_current_thread();
     if (LG_UNLIKELY(thread == NULL)) {
-        thread = lg_thread_register();
-        if (thread == NULL) {
-            lg_tls_ignore = 0;
-            return;
-        }
-    }
-    uint32_t stack_id = LG_NO_STACK;
-    uint32_t max_frames = atomic_load_explicit(&lg_state.max_frames, memory_order_relaxed);
-    if (max_frames != 0) {
-        uintptr_t frames[LG_MAX_FRAMES_LIMIT];
-        uint64_t hash = 0;
-        uint32_t depth = lg_walk_frames(thread, caller_frame, frames, max_frames, &hash);
-        stack_id = depth == 0 ? LG_NO_STACK : lg_stack_id(thread, frames, depth, hash);
-    }
-    uint64_t scope = 0;
-    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.scopes_open, memory_order_relaxed) != 0)) {
-        scope = lg_current_scope();
+        lg_tls_ignore = 0;
+        return;
     }
     // The task may already be running on another thread, but it cannot be freed before the caller
     // drops the reference swift_task_create returned: the record exists before any free of it.
-    lg_shard *shard = &lg_state.shards[thread->shard];
-    lg_spin_lock(&shard->lock);
-    lg_table_insert_locked(thread->shard, (uintptr_t)task,
-                           lg_slot_make((size_t)offset + 16, stack_id, lg_scope_stamp(scope)));
-    lg_spin_unlock(&shard->lock);
+    lg_store_record(thread, (uintptr_t)task, *(void **)task, (size_t)offset + 16, lg_capture_site(thread, caller_frame),
+                    false);
     lg_tls_ignore = 0;
 }
 
@@ -314,7 +327,7 @@ __attribute__((noinline)) static void lg_free_tracked(void *pointer, uint32_t en
         return;
     }
     for (;;) {
-        lg_shard *shard = lg_table_shard_of(entry);
+        lg_shard *shard = lg_table_lock_shard(entry, address);
         lg_spin_lock(&shard->lock);
         bool removed = lg_table_remove_locked(address, entry);
         lg_spin_unlock(&shard->lock);
@@ -337,7 +350,7 @@ void lg_free(void *pointer) {
         if (entry != 0) {
             // The common case inline: not frozen by this thread, entry unchanged under the lock.
             if (LG_LIKELY(!lg_tls_holds_freeze)) {
-                lg_shard *shard = lg_table_shard_of(entry);
+                lg_shard *shard = lg_table_lock_shard(entry, (uintptr_t)pointer);
                 lg_spin_lock(&shard->lock);
                 bool removed = lg_table_remove_locked((uintptr_t)pointer, entry);
                 lg_spin_unlock(&shard->lock);

@@ -37,6 +37,27 @@ static bool lg_in_runtime(const void *address) {
            runtime.dli_fbase == here.dli_fbase;
 }
 
+/// The map's granule for this process's allocator: 32 bytes (shift 5) when `malloc` and the aligned
+/// allocators the Swift runtime uses are glibc's, whose chunks are at least 32 bytes apart (MINSIZE
+/// on 64-bit targets), so no two live objects start in one granule; else 16 bytes, every Swift
+/// object's alignment.
+static uint32_t lg_granule_shift_for_allocator(void) {
+    void *glibc = dlsym(RTLD_DEFAULT, "gnu_get_libc_version");
+    Dl_info library;
+    if (glibc == NULL || dladdr(glibc, &library) == 0) {
+        return 4;
+    }
+    const char *allocators[] = {"malloc", "aligned_alloc", "posix_memalign", "memalign", "realloc", "calloc"};
+    for (size_t index = 0; index < sizeof allocators / sizeof allocators[0]; index++) {
+        void *function = dlsym(RTLD_DEFAULT, allocators[index]);
+        Dl_info info;
+        if (function == NULL || dladdr(function, &info) == 0 || info.dli_fbase != library.dli_fbase) {
+            return 4;
+        }
+    }
+    return 5;
+}
+
 /// Looks for another copy of LeakGraph's public API in the module that defines `hook` (the
 /// allocation hook already installed) and, when that copy is installed in TRACK mode, makes this
 /// copy forward its freeze, stacks, statistics and ignore calls to it. Returns whether it did.
@@ -176,6 +197,7 @@ static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, 
     }
 
     lg_state.runtime_version = version;
+    lg_state.granule_shift = lg_granule_shift_for_allocator();
     atomic_store_explicit(&lg_state.max_frames, max_frames, memory_order_relaxed);
     atomic_store_explicit(&lg_state.mode, (int)mode, memory_order_relaxed);
     if (adapter_slot != NULL) {
@@ -207,7 +229,7 @@ static int lg_install_with(unsigned max_frames, lg_mode mode, bool preloaded, ch
         lg_set_error(error, error_len, "Unknown recording mode %d.", (int)mode);
         return LG_ERR_INVALID_ARGUMENT;
     }
-    // The installing thread's own allocations (libelf, dlsym) must not reach a half-set hook.
+    // The installing thread's own allocations (dlsym, the symbol-table reader) must not reach a half-set hook.
     lg_thread_ignore_begin();
     pthread_mutex_lock(&lg_state.install_mutex);
     int result = lg_install_locked(max_frames, mode, preloaded, error, error_len);

@@ -7,6 +7,8 @@
 //       ↓
 //   hook.c      the allocation hook, lg_free, freeze/unfreeze, fork handlers
 //       ↓
+//   alloc_counts.c   objects made per type and stack, for counted scopes and the profile
+//       ↓
 //   scopes.c    allocation scopes: ids, the scope source, stamping and clearing
 //       ↓
 //   table.c     records: sharded slabs + the address map
@@ -52,16 +54,42 @@ extern void __libc_free(void *pointer);
 /// Records per slab chunk (mmapped on demand, never returned).
 #define LG_CHUNK_BITS 14u
 #define LG_CHUNK_RECORDS (1u << LG_CHUNK_BITS)
-/// An address-map entry is `shard << LG_SLOT_BITS | (index + 1)`; 0 means "not tracked".
-#define LG_SLOT_BITS (32u - LG_SHARD_BITS)
-#define LG_SLOT_MASK ((1u << LG_SLOT_BITS) - 1u)
+
+/// An address-map entry, 32 bits, 0 for "not tracked". Two kinds, told apart by the top bit:
+///
+/// - **inline** (`LG_ENTRY_INLINE`): a class instance allocated at exactly its class's instance
+///   size, outside any allocation scope — most Swift objects. The entry is the whole record: its
+///   creation stack id in the low 24 bits; its size is the 32-bit word at `metadata + 24` (the
+///   instance size on this runtime), which the hook compared with the size asked for before choosing
+///   this kind, so reading it back gives exactly that size whatever the word is named. No slab
+///   record.
+/// - **slab**: `shard << 24 | (index + 1)`, naming an 8-byte record in a shard's slab (arrays,
+///   closure contexts, boxes, strings, tasks, objects made in a scope).
+///
+/// Both keep bit 4 of the object's address (`LG_ENTRY_HALF`): with 32-byte granules two objects
+/// could share a granule under an allocator with 16-byte chunks, and a lookup must name the object
+/// that starts exactly at the address it is given.
+#define LG_ENTRY_INLINE 0x80000000u
+#define LG_ENTRY_HALF 0x40000000u
+#define LG_ENTRY_SHARD_SHIFT 24u
+#define LG_ENTRY_INDEX_MASK ((1u << LG_ENTRY_SHARD_SHIFT) - 1u)
+#define LG_ENTRY_SHARD_MASK (LG_SHARD_COUNT - 1u)
+/// Records a shard can hold (index + 1 fits the entry's 24 bits).
+#define LG_SHARD_RECORD_LIMIT (LG_ENTRY_INDEX_MASK - 1u)
 /// Chunks per shard: enough for every index an entry can hold.
-#define LG_SHARD_CHUNKS (1u << (LG_SLOT_BITS - LG_CHUNK_BITS))
+#define LG_SHARD_CHUNKS ((LG_ENTRY_INDEX_MASK + 1u) >> LG_CHUNK_BITS)
+/// Where an inline record's size is read from the class metadata.
+#define LG_CLASS_INSTANCE_SIZE_OFFSET 24u
 
 /// The address map covers user-space addresses below 2^48 in regions of 2^30 bytes; each region is
-/// a lazily mmapped array of one 32-bit entry per 16-byte granule (256 MiB of address space,
-/// untouched pages cost nothing), preceded by a bitmap of the entry pages ever written, so that a
-/// snapshot reads only those.
+/// a lazily mmapped array of one 32-bit entry per granule (256 MiB of address space at 16-byte
+/// granules, half used at 32-byte ones; untouched pages cost nothing), preceded by a bitmap of the
+/// entry pages ever written, so that a snapshot reads only those.
+///
+/// The granule is 32 bytes (`lg_state.granule_shift` 5) when `malloc` is glibc's: its chunks are at
+/// least 32 bytes apart, so no two live objects share one. Under any other allocator it is 16 bytes,
+/// the alignment of every Swift object. A map entry costs 4 bytes per granule of the span tracked
+/// objects occupy: 6 bytes for an object in a 48-byte chunk at 32-byte granules.
 #define LG_MAP_REGION_SHIFT 30u
 #define LG_MAP_TOP_COUNT (1u << (48u - LG_MAP_REGION_SHIFT))
 #define LG_MAP_REGION_ENTRIES (1u << (LG_MAP_REGION_SHIFT - 4u))
@@ -88,10 +116,12 @@ _Static_assert(sizeof(((lg_map_region *)0)->touched) % 4096 == 0, "entries start
 /// (what malloc reserved) back from the allocator.
 #define LG_SLOT_SIZE_SATURATED ((1ull << (64u - LG_SLOT_SIZE_SHIFT)) - 1u)
 
-/// One record, 8 bytes: `size << 36 | scope << 24 | stack id`. The object's address is where its
+_Static_assert(LG_SLOT_STACK_BITS <= LG_ENTRY_SHARD_SHIFT, "an inline entry holds a stack id");
+
+/// One slab record, 8 bytes: `size << 36 | scope << 24 | stack id`. The object's address is where its
 /// map entry is; its metadata is its own first word, read at snapshot time (its memory is valid
 /// then: frees of tracked objects wait for the freeze). A free record holds the index + 1 of the
-/// next free record of its shard (below 2^26), a live one is at least 16 << 36 (every Swift object
+/// next free record of its shard (below 2^24), a live one is at least 16 << 36 (every Swift object
 /// has a 16-byte header), so a scan of a slab tells them apart.
 typedef uint64_t lg_slot;
 
@@ -229,6 +259,11 @@ typedef struct lg_state_t {
     // The record table (table.c).
     /// Set once a record exists: before that `lg_free` answers after one load.
     atomic_int map_active;
+    /// log2 of the map's granule: 5 under glibc's malloc, else 4 (set at installation, before the
+    /// first record).
+    uint32_t granule_shift;
+    /// Objects not tracked because their shard's slab was full or memory ran out.
+    _Atomic uint64_t untracked;
     lg_shard shards[LG_SHARD_COUNT];
     _Atomic(lg_map_region *) map[LG_MAP_TOP_COUNT];
 
@@ -287,6 +322,16 @@ static inline void lg_spin_unlock(atomic_int *lock) {
 
 // MARK: table.c — records
 
+/// The granule index of `address` inside its map region.
+static inline uintptr_t lg_map_granule(uintptr_t address) {
+    return (address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> lg_state.granule_shift;
+}
+
+/// The `LG_ENTRY_HALF` bit of an entry for an object at `address`.
+static inline uint32_t lg_entry_half(uintptr_t address) {
+    return (address & 16u) ? LG_ENTRY_HALF : 0u;
+}
+
 /// The address-map entry of `address` without locking: 0 when it is not a tracked object.
 /// One or two dependent loads; safe on any thread at any time.
 static inline uint32_t lg_table_entry(uintptr_t address) {
@@ -301,22 +346,29 @@ static inline uint32_t lg_table_entry(uintptr_t address) {
     if (region == NULL) {
         return 0;
     }
-    return atomic_load_explicit(&region->entries[(address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4],
-                                memory_order_acquire);
+    uint32_t entry = atomic_load_explicit(&region->entries[lg_map_granule(address)], memory_order_acquire);
+    // Another object starting in the other half of the granule is not this one.
+    return (entry & LG_ENTRY_HALF) == lg_entry_half(address) ? entry : 0;
 }
 
-/// The granule index of `address` inside its map region.
-static inline uintptr_t lg_map_granule(uintptr_t address) {
-    return (address & ((1ull << LG_MAP_REGION_SHIFT) - 1)) >> 4;
-}
-
-/// The shard an entry names.
-static inline lg_shard *lg_table_shard_of(uint32_t entry) {
-    return &lg_state.shards[entry >> LG_SLOT_BITS];
+/// The shard whose lock guards the record of `entry` (the object at `address`): a slab record's own
+/// shard; for an inline record, one picked by address (any shard lock would do: a freeze holds them
+/// all, and the entry itself is changed atomically).
+static inline lg_shard *lg_table_lock_shard(uint32_t entry, uintptr_t address) {
+    if (entry & LG_ENTRY_INLINE) {
+        return &lg_state.shards[(address >> 5) & LG_ENTRY_SHARD_MASK];
+    }
+    return &lg_state.shards[(entry >> LG_ENTRY_SHARD_SHIFT) & LG_ENTRY_SHARD_MASK];
 }
 
 static inline lg_slot *lg_shard_slot(lg_shard *shard, uint32_t index) {
     return &shard->chunks[index >> LG_CHUNK_BITS][index & (LG_CHUNK_RECORDS - 1)];
+}
+
+/// The slab record a slab entry names.
+static inline lg_slot *lg_entry_slot(uint32_t entry) {
+    return lg_shard_slot(&lg_state.shards[(entry >> LG_ENTRY_SHARD_SHIFT) & LG_ENTRY_SHARD_MASK],
+                         (entry & LG_ENTRY_INDEX_MASK) - 1);
 }
 
 /// Adds to a counter that only the holder of its shard's lock writes: no locked instruction.
@@ -326,10 +378,8 @@ static inline void lg_counter_add(_Atomic uint64_t *counter, int64_t amount) {
                           memory_order_relaxed);
 }
 
-/// Fills record `index` of `shard` (lock held) and publishes its map entry.
-static inline void lg_table_store(lg_shard *shard, uint32_t shard_index, uint32_t index,
-                                  lg_map_region *region, uintptr_t object, lg_slot record) {
-    *lg_shard_slot(shard, index) = record;
+/// Publishes `entry` for `object` in `region` (the caller holds the lock of `shard`, which counts it).
+static inline void lg_table_publish(lg_shard *shard, lg_map_region *region, uintptr_t object, uint32_t entry) {
     uintptr_t granule = lg_map_granule(object);
     uint32_t page = (uint32_t)(granule / LG_MAP_PAGE_ENTRIES);
     uint64_t bit = (uint64_t)1 << (page & 63);
@@ -337,35 +387,48 @@ static inline void lg_table_store(lg_shard *shard, uint32_t shard_index, uint32_
                      bit) == 0)) {
         atomic_fetch_or_explicit(&region->touched[page >> 6], bit, memory_order_relaxed);
     }
-    atomic_store_explicit(&region->entries[granule], (shard_index << LG_SLOT_BITS) | (index + 1),
-                          memory_order_release);
+    atomic_store_explicit(&region->entries[granule], entry | lg_entry_half(object), memory_order_release);
     lg_counter_add(&shard->live, 1);
     lg_counter_add(&shard->allocations, 1);
 }
 
-/// The insert path that maps memory: a new map region, a new slab chunk (table.c).
-LG_HIDDEN bool lg_table_insert_slow(uint32_t shard, uintptr_t object, lg_slot record);
+/// The insert path that maps memory or meets a taken granule (table.c).
+LG_HIDDEN bool lg_table_insert_slow(uint32_t shard, uintptr_t object, lg_slot record, uint32_t inline_entry);
 
-/// Adds a record to `shard` (whose lock the caller holds). Returns false when the record could not
-/// be stored (misaligned address, out of memory): the object is then simply not tracked.
-static inline bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, lg_slot record) {
+/// Adds a record to `shard` (whose lock the caller holds): inline when `inline_entry` is not 0 (an
+/// `LG_ENTRY_INLINE` entry), else `record` in the shard's slab. Returns false when the record could
+/// not be stored (misaligned address, a full slab, out of memory): the object is then simply not
+/// tracked.
+static inline bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object, lg_slot record,
+                                          uint32_t inline_entry) {
     uintptr_t top = object >> LG_MAP_REGION_SHIFT;
-    if (LG_UNLIKELY((object & 15u) != 0 || top >= LG_MAP_TOP_COUNT || !lg_slot_is_live(record))) {
+    if (LG_UNLIKELY((object & 15u) != 0 || top >= LG_MAP_TOP_COUNT ||
+                    (inline_entry == 0 && !lg_slot_is_live(record)))) {
         return false;
     }
     lg_shard *shard = &lg_state.shards[shard_index];
     lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
-    if (LG_UNLIKELY(region == NULL || shard->free_head == 0)) {
-        return lg_table_insert_slow(shard_index, object, record);
+    if (LG_UNLIKELY(region == NULL ||
+                    atomic_load_explicit(&region->entries[lg_map_granule(object)], memory_order_relaxed) != 0)) {
+        return lg_table_insert_slow(shard_index, object, record, inline_entry);
+    }
+    if (inline_entry != 0) {
+        lg_table_publish(shard, region, object, inline_entry);
+        return true;
+    }
+    if (LG_UNLIKELY(shard->free_head == 0)) {
+        return lg_table_insert_slow(shard_index, object, record, 0);
     }
     uint32_t index = shard->free_head - 1;
     shard->free_head = (uint32_t)*lg_shard_slot(shard, index);
-    lg_table_store(shard, shard_index, index, region, object, record);
+    *lg_shard_slot(shard, index) = record;
+    lg_table_publish(shard, region, object, (shard_index << LG_ENTRY_SHARD_SHIFT) | (index + 1));
     return true;
 }
 
-/// Removes the record of `object`, whose map entry is `entry`, from its shard (whose lock the
-/// caller holds). Returns false when `object` no longer has that entry.
+/// Removes the record of `object`, whose map entry is `entry`, under the lock of
+/// `lg_table_lock_shard(entry, object)` (which the caller holds). Returns false when `object` no
+/// longer has that entry.
 static inline bool lg_table_remove_locked(uintptr_t object, uint32_t entry) {
     lg_map_region *region =
         atomic_load_explicit(&lg_state.map[object >> LG_MAP_REGION_SHIFT], memory_order_relaxed);
@@ -373,11 +436,13 @@ static inline bool lg_table_remove_locked(uintptr_t object, uint32_t entry) {
     if (atomic_load_explicit(map_entry, memory_order_relaxed) != entry) {
         return false;
     }
-    lg_shard *shard = lg_table_shard_of(entry);
-    uint32_t index = (entry & LG_SLOT_MASK) - 1;
     atomic_store_explicit(map_entry, 0, memory_order_release);
-    *lg_shard_slot(shard, index) = shard->free_head;
-    shard->free_head = index + 1;
+    lg_shard *shard = lg_table_lock_shard(entry, object);
+    if (!(entry & LG_ENTRY_INLINE)) {
+        uint32_t index = (entry & LG_ENTRY_INDEX_MASK) - 1;
+        *lg_shard_slot(shard, index) = shard->free_head;
+        shard->free_head = index + 1;
+    }
     lg_counter_add(&shard->live, -1);
     lg_counter_add(&shard->frees, 1);
     return true;

@@ -10,7 +10,7 @@
 // upstream (swiftlang/swift#88924), expected in 6.4.
 //
 // The pointer is a local symbol, absent from the dynamic symbol table, but libswiftCore.so is not
-// stripped: its `.symtab` names it. We read that with libelf, check that the slot is the writable
+// stripped: its `.symtab` names it. We read that (below), check that the slot is the writable
 // pointer we expect, and point it at an adapter that tests the sign first.
 
 #include "lg_internal.h"
@@ -18,10 +18,10 @@
 #ifdef __linux__
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -53,41 +53,159 @@ static void *lg_retain_adapter(void *object) {
     return object;
 }
 
+// MARK: Reading the symbol table
+//
+// The table is read with `pread` through one small buffer, twice: the string table to find where the
+// names sit, then the symbols to find those that use them. libelf would map the whole file and touch
+// the 2.7 MB of the two tables, which a program would then carry in its resident memory (its peak
+// stays); this way it carries the buffer's 64 KiB, once.
+
+#define LG_ELF_CHUNK (64u * 1024u)
+/// Occurrences of one name kept (a string table may hold a name more than once, or as the tail of a
+/// longer one).
+#define LG_NAME_OFFSETS 16u
+
 typedef struct lg_symbol_query {
     const char *name;
-    GElf_Sym symbol;
+    size_t length;
+    uint64_t offsets[LG_NAME_OFFSETS];
+    unsigned offset_count;
+    Elf64_Sym symbol;
     bool found;
 } lg_symbol_query;
 
-/// Looks up `queries` in the `.symtab` of `elf`. Returns false when there is no `.symtab`.
-static bool lg_find_symbols(Elf *elf, lg_symbol_query *queries, size_t query_count) {
+/// An ELF file's section and program headers, read once.
+typedef struct lg_elf_file {
+    int descriptor;
+    Elf64_Ehdr header;
+    Elf64_Shdr *sections;
+    size_t section_count;
+    unsigned char *buffer;
+} lg_elf_file;
+
+/// Reads exactly `length` bytes at `offset`.
+static bool lg_pread_all(int descriptor, void *into, size_t length, uint64_t offset) {
+    unsigned char *bytes = into;
+    while (length > 0) {
+        ssize_t got = pread(descriptor, bytes, length, (off_t)offset);
+        if (got <= 0) {
+            return false;
+        }
+        bytes += got;
+        length -= (size_t)got;
+        offset += (uint64_t)got;
+    }
+    return true;
+}
+
+/// Reads the ELF header and the section headers; false when it is not a 64-bit ELF file of this
+/// machine's byte order.
+static bool lg_elf_open(lg_elf_file *file, int descriptor) {
+    memset(file, 0, sizeof *file);
+    file->descriptor = descriptor;
+    Elf64_Ehdr *header = &file->header;
+    if (!lg_pread_all(descriptor, header, sizeof *header, 0) || memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 ||
+        header->e_ident[EI_CLASS] != ELFCLASS64 || header->e_ident[EI_DATA] != ELFDATA2LSB ||
+        header->e_shentsize != sizeof(Elf64_Shdr) || header->e_shoff == 0) {
+        return false;
+    }
+    size_t count = header->e_shnum;
+    if (count == 0) {  // more than SHN_LORESERVE sections: the count is in the first header
+        Elf64_Shdr first;
+        if (!lg_pread_all(descriptor, &first, sizeof first, header->e_shoff)) {
+            return false;
+        }
+        count = (size_t)first.sh_size;
+    }
+    if (count == 0 || count > 65536) {
+        return false;
+    }
+    file->sections = malloc(count * sizeof(Elf64_Shdr));
+    file->buffer = malloc(LG_ELF_CHUNK);
+    file->section_count = count;
+    return file->sections != NULL && file->buffer != NULL &&
+           lg_pread_all(descriptor, file->sections, count * sizeof(Elf64_Shdr), header->e_shoff);
+}
+
+static void lg_elf_close(lg_elf_file *file) {
+    free(file->sections);
+    free(file->buffer);
+}
+
+/// Finds every offset in the string table `strings` at which a query's name begins (followed by NUL).
+static void lg_find_names(const lg_elf_file *file, const Elf64_Shdr *strings, lg_symbol_query *queries,
+                          size_t query_count) {
+    size_t longest = 0;
+    for (size_t query = 0; query < query_count; query++) {
+        if (queries[query].length + 1 > longest) {
+            longest = queries[query].length + 1;
+        }
+    }
+    // Consecutive chunks overlap by `longest` bytes, so a name across a boundary is seen whole once.
+    uint64_t start = 0;
+    while (start < strings->sh_size) {
+        size_t length = (size_t)(strings->sh_size - start < LG_ELF_CHUNK ? strings->sh_size - start : LG_ELF_CHUNK);
+        if (!lg_pread_all(file->descriptor, file->buffer, length, strings->sh_offset + start)) {
+            return;
+        }
+        bool last = start + length >= strings->sh_size;
+        for (size_t query = 0; query < query_count; query++) {
+            lg_symbol_query *q = &queries[query];
+            const unsigned char *at = file->buffer;
+            const unsigned char *end = file->buffer + length;
+            while ((at = memmem(at, (size_t)(end - at), q->name, q->length + 1)) != NULL) {
+                uint64_t offset = start + (uint64_t)(at - file->buffer);
+                // A match that starts in the overlap was counted by the previous chunk.
+                bool seen = start != 0 && (size_t)(at - file->buffer) < longest;
+                if (!seen && q->offset_count < LG_NAME_OFFSETS) {
+                    q->offsets[q->offset_count++] = offset;
+                }
+                at += 1;
+            }
+        }
+        if (last) {
+            break;
+        }
+        start += length - longest;
+    }
+}
+
+/// Looks up `queries` in the `.symtab` of `file`. Returns false when there is no `.symtab`.
+static bool lg_find_symbols(lg_elf_file *file, lg_symbol_query *queries, size_t query_count) {
     bool has_symtab = false;
-    Elf_Scn *section = NULL;
-    while ((section = elf_nextscn(elf, section)) != NULL) {
-        GElf_Shdr header;
-        if (gelf_getshdr(section, &header) == NULL || header.sh_type != SHT_SYMTAB ||
-            header.sh_entsize == 0) {
+    for (size_t index = 0; index < file->section_count; index++) {
+        const Elf64_Shdr *table = &file->sections[index];
+        if (table->sh_type != SHT_SYMTAB || table->sh_entsize != sizeof(Elf64_Sym) ||
+            table->sh_link >= file->section_count) {
             continue;
         }
         has_symtab = true;
-        Elf_Data *data = elf_getdata(section, NULL);
-        if (data == NULL) {
-            continue;
+        for (size_t query = 0; query < query_count; query++) {
+            queries[query].length = strlen(queries[query].name);
+            queries[query].offset_count = 0;
         }
-        size_t symbol_count = header.sh_size / header.sh_entsize;
-        for (size_t index = 0; index < symbol_count; index++) {
-            GElf_Sym symbol;
-            if (gelf_getsym(data, (int)index, &symbol) == NULL || symbol.st_name == 0) {
-                continue;
+        lg_find_names(file, &file->sections[table->sh_link], queries, query_count);
+        const size_t per_chunk = LG_ELF_CHUNK / sizeof(Elf64_Sym);
+        uint64_t symbol_count = table->sh_size / sizeof(Elf64_Sym);
+        for (uint64_t first = 0; first < symbol_count; first += per_chunk) {
+            size_t count = (size_t)(symbol_count - first < per_chunk ? symbol_count - first : per_chunk);
+            if (!lg_pread_all(file->descriptor, file->buffer, count * sizeof(Elf64_Sym),
+                              table->sh_offset + first * sizeof(Elf64_Sym))) {
+                break;
             }
-            const char *name = elf_strptr(elf, header.sh_link, symbol.st_name);
-            if (name == NULL || (name[0] != '_' && name[0] != 's')) {
-                continue;
-            }
-            for (size_t query = 0; query < query_count; query++) {
-                if (!queries[query].found && strcmp(name, queries[query].name) == 0) {
-                    queries[query].symbol = symbol;
-                    queries[query].found = true;
+            const Elf64_Sym *symbols = (const Elf64_Sym *)(void *)file->buffer;
+            for (size_t at = 0; at < count; at++) {
+                if (symbols[at].st_name == 0) {
+                    continue;
+                }
+                for (size_t query = 0; query < query_count; query++) {
+                    lg_symbol_query *q = &queries[query];
+                    for (unsigned k = 0; k < q->offset_count && !q->found; k++) {
+                        if (q->offsets[k] == symbols[at].st_name) {
+                            q->symbol = symbols[at];
+                            q->found = true;
+                        }
+                    }
                 }
             }
         }
@@ -95,16 +213,19 @@ static bool lg_find_symbols(Elf *elf, lg_symbol_query *queries, size_t query_cou
     return has_symtab;
 }
 
-/// Whether `address` (a link-time virtual address) lies in a PT_GNU_RELRO segment.
-static bool lg_in_relro(Elf *elf, GElf_Addr address) {
-    size_t count = 0;
-    if (elf_getphdrnum(elf, &count) != 0) {
+/// Whether `address` (a link-time virtual address) lies in a PT_GNU_RELRO segment (or the program
+/// headers cannot be read: then it is not written).
+static bool lg_in_relro(const lg_elf_file *file, Elf64_Addr address) {
+    const Elf64_Ehdr *header = &file->header;
+    if (header->e_phentsize != sizeof(Elf64_Phdr) || header->e_phnum == 0 || header->e_phnum == PN_XNUM) {
         return true;
     }
-    for (size_t index = 0; index < count; index++) {
-        GElf_Phdr header;
-        if (gelf_getphdr(elf, (int)index, &header) != NULL && header.p_type == PT_GNU_RELRO &&
-            address >= header.p_vaddr && address < header.p_vaddr + header.p_memsz) {
+    for (unsigned index = 0; index < header->e_phnum; index++) {
+        Elf64_Phdr program;
+        if (!lg_pread_all(file->descriptor, &program, sizeof program, header->e_phoff + index * sizeof program)) {
+            return true;
+        }
+        if (program.p_type == PT_GNU_RELRO && address >= program.p_vaddr && address < program.p_vaddr + program.p_memsz) {
             return true;
         }
     }
@@ -112,11 +233,9 @@ static bool lg_in_relro(Elf *elf, GElf_Addr address) {
 }
 
 /// Whether the section holding `symbol` is writable.
-static bool lg_symbol_writable(Elf *elf, const GElf_Sym *symbol) {
-    Elf_Scn *section = elf_getscn(elf, symbol->st_shndx);
-    GElf_Shdr header;
-    return section != NULL && gelf_getshdr(section, &header) != NULL &&
-           (header.sh_flags & SHF_WRITE) != 0;
+static bool lg_symbol_writable(const lg_elf_file *file, const Elf64_Sym *symbol) {
+    return symbol->st_shndx != SHN_UNDEF && symbol->st_shndx < file->section_count &&
+           (file->sections[symbol->st_shndx].sh_flags & SHF_WRITE) != 0;
 }
 
 int lg_retain_adapter_prepare(void ***slot_out, char *error, size_t error_len) {
@@ -133,10 +252,6 @@ int lg_retain_adapter_prepare(void ***slot_out, char *error, size_t error_len) {
     }
     const char *path = (module->l_name && module->l_name[0]) ? module->l_name : "/proc/self/exe";
 
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        lg_set_error(error, error_len, "libelf could not be initialised: %s.", elf_errmsg(-1));
-        return -1;
-    }
     int descriptor = open(path, O_RDONLY | O_CLOEXEC);
     if (descriptor < 0) {
         lg_set_error(error, error_len,
@@ -145,16 +260,16 @@ int lg_retain_adapter_prepare(void ***slot_out, char *error, size_t error_len) {
                      path);
         return -1;
     }
-    Elf *elf = elf_begin(descriptor, ELF_C_READ_MMAP, NULL);
+    lg_elf_file file;
     int result = -1;
     lg_symbol_query queries[] = {
         {.name = "swift_retain"},
         {.name = LG_ADAPTER_SLOT_SYMBOL},
         {.name = LG_ADAPTER_IMPL_SYMBOL},
     };
-    if (elf == NULL || elf_kind(elf) != ELF_K_ELF) {
-        lg_set_error(error, error_len, "%s is not a readable ELF file: %s.", path, elf_errmsg(-1));
-    } else if (!lg_find_symbols(elf, queries, sizeof queries / sizeof queries[0])) {
+    if (!lg_elf_open(&file, descriptor)) {
+        lg_set_error(error, error_len, "%s is not a readable 64-bit ELF file.", path);
+    } else if (!lg_find_symbols(&file, queries, sizeof queries / sizeof queries[0])) {
         lg_set_error(error, error_len,
                      "%s has no symbol table (it was stripped), so the Swift 6.3 retain-adapter "
                      "workaround cannot be applied; use an unstripped Swift 6.3 runtime or "
@@ -169,8 +284,8 @@ int lg_retain_adapter_prepare(void ***slot_out, char *error, size_t error_len) {
         lg_set_error(error, error_len,
                      "%s on disk does not match the Swift runtime loaded in this process.", path);
     } else if (queries[1].symbol.st_size != sizeof(void *) ||
-               !lg_symbol_writable(elf, &queries[1].symbol) ||
-               lg_in_relro(elf, queries[1].symbol.st_value)) {
+               !lg_symbol_writable(&file, &queries[1].symbol) ||
+               lg_in_relro(&file, queries[1].symbol.st_value)) {
         lg_set_error(error, error_len,
                      "%s in %s is not a writable pointer, so the Swift 6.3 retain-adapter "
                      "workaround cannot be applied.",
@@ -190,9 +305,7 @@ int lg_retain_adapter_prepare(void ***slot_out, char *error, size_t error_len) {
             result = 0;
         }
     }
-    if (elf != NULL) {
-        elf_end(elf);
-    }
+    lg_elf_close(&file);
     close(descriptor);
     return result;
 }

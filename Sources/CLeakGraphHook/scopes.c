@@ -5,8 +5,13 @@
 //   check then keeps the leaked objects stamped with it. The id comes from the scope source (a
 //   task-local value on the Swift side, inherited by child tasks); for allocations the source
 //   cannot attribute (no task: a Dispatch worker, a thread), from the one open check scope when
-//   exactly one is open. Closing a check scope hands its records to the test scope it was opened
-//   in (its parent), or clears them.
+//   exactly one is open (or the innermost, when the open check scopes form one chain of nested
+//   scopes). A check scope opened while another is current is nested in it
+//   (`lg_scope_begin_within`: a budget inside a leak check). Closing a leak check's scope
+//   (`lg_scope_end`) hands its records to the test scope it was opened in, or clears them: the
+//   check judged them. Closing an allocation count's scope (`lg_scope_end_into_parent`) hands them
+//   to the scope it is nested in (a check scope or the test scope), so an enclosing check still
+//   sees what was made inside.
 // - Test scopes: the test observer (`leakgraph test`) opens one per test and says, through the test
 //   source, which test an allocation belongs to when no check scope claims it. A test scope is never
 //   closed: its stamps stay until the report at exit reads them, unless its id is recycled because
@@ -19,12 +24,27 @@
 // Lock order: the shard locks come before the scope mutex (a thread holding the freeze may end a
 // scope), so every pass over the records runs with the scope mutex released.
 
-#include "lg_internal.h"
+#include "alloc_counts.h"
 
 #ifdef __linux__
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+
+void *lg_delegate_symbol(const char *name) {
+    Dl_info info;
+    if (dladdr((const void *)lg_state.delegate.freeze, &info) == 0 || info.dli_fname == NULL) {
+        return NULL;
+    }
+    void *module = dlopen(info.dli_fname[0] ? info.dli_fname : NULL, RTLD_NOW | RTLD_NOLOAD);
+    if (module == NULL) {
+        return NULL;
+    }
+    void *symbol = dlsym(module, name);
+    dlclose(module);
+    return symbol;
+}
 
 /// The scope `token` names when it is in use (open, or a test scope not recycled), or 0 when it
 /// names none (0, out of range, ended or recycled).
@@ -73,16 +93,58 @@ static bool lg_scope_id_taken_locked(uint32_t id) {
     return (lg_state.scope_ids[id / 64] & bit) != 0 || (lg_state.test_scope_ids[id / 64] & bit) != 0;
 }
 
-/// The id of the only open check scope (mutex held), or 0.
-static uint32_t lg_scope_sole_locked(void) {
-    if (atomic_load_explicit(&lg_state.check_scopes_open, memory_order_relaxed) != 1) {
+uint32_t lg_scope_parent_id(uint32_t id) {
+    if (id == 0 || id > LG_SCOPE_LIMIT) {
         return 0;
     }
-    for (uint32_t word = 0; word < (LG_SCOPE_LIMIT + 1) / 64; word++) {
+    return lg_scope_open_id(__atomic_load_n(&lg_state.scope_parent[id], __ATOMIC_ACQUIRE));
+}
+
+/// Whether `id` is an open check scope's (mutex held).
+static bool lg_scope_is_check_locked(uint32_t id) {
+    return (lg_state.scope_ids[id / 64] & ((uint64_t)1 << (id % 64))) != 0;
+}
+
+/// The most open check scopes the chain test of `lg_scope_sole_locked` looks at.
+#define LG_SCOPE_CHAIN_LIMIT 64u
+
+/// The check scope an allocation nothing else attributes goes to (mutex held): the only open check
+/// scope, or the innermost when the open check scopes form one chain of nested scopes; else 0.
+static uint32_t lg_scope_sole_locked(void) {
+    uint32_t open = atomic_load_explicit(&lg_state.check_scopes_open, memory_order_relaxed);
+    if (open == 0 || open > LG_SCOPE_CHAIN_LIMIT) {
+        return 0;
+    }
+    uint32_t ids[LG_SCOPE_CHAIN_LIMIT];
+    uint32_t found = 0;
+    for (uint32_t word = 0; word < (LG_SCOPE_LIMIT + 1) / 64 && found < open; word++) {
         uint64_t bits = lg_state.scope_ids[word] & (word == 0 ? ~(uint64_t)1 : ~(uint64_t)0);
-        if (bits != 0) {
-            return word * 64 + (uint32_t)__builtin_ctzll(bits);
+        while (bits != 0 && found < open) {
+            ids[found++] = word * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
         }
+    }
+    if (found != open) {
+        return 0;
+    }
+    if (open == 1) {
+        return ids[0];
+    }
+    // One chain: the innermost is no check scope's parent, and its parents lead through all the others.
+    for (uint32_t candidate = 0; candidate < open; candidate++) {
+        bool is_parent = false;
+        for (uint32_t other = 0; other < open && !is_parent; other++) {
+            is_parent = lg_scope_parent_id(ids[other]) == ids[candidate];
+        }
+        if (is_parent) {
+            continue;
+        }
+        uint32_t length = 1;
+        for (uint32_t id = lg_scope_parent_id(ids[candidate]); id != 0 && lg_scope_is_check_locked(id) && length <= open;
+             id = lg_scope_parent_id(id)) {
+            length++;
+        }
+        return length == open ? ids[candidate] : 0;
     }
     return 0;
 }
@@ -136,20 +198,40 @@ uint64_t lg_scope_begin(void) {
     if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
         return lg_state.delegate.scope_begin != NULL ? lg_state.delegate.scope_begin() : 0;
     }
+    return lg_scope_begin_within(0);
+}
+
+uint64_t lg_scope_begin_within(uint64_t parent_token) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        static _Atomic(void *) forward;
+        void *function = atomic_load_explicit(&forward, memory_order_acquire);
+        if (function == NULL) {
+            function = lg_delegate_symbol("lg_scope_begin_within");
+            atomic_store_explicit(&forward, function, memory_order_release);
+        }
+        if (function != NULL) {
+            return ((uint64_t(*)(uint64_t))function)(parent_token);
+        }
+        return lg_state.delegate.scope_begin != NULL ? lg_state.delegate.scope_begin() : 0;
+    }
     if (!atomic_load_explicit(&lg_state.installed, memory_order_acquire)) {
         return 0;
     }
-    // The test this check runs in, whose scope its records go back to when it ends. Asked outside
-    // the mutex, with this thread's allocations unrecorded: the test source may allocate.
-    lg_tls_ignore += 1;
-    uint64_t parent = lg_current_test_scope();
-    lg_tls_ignore -= 1;
+    // The scope this one is nested in: the check scope given, else the test this check runs in, whose
+    // scope its records go back to when it ends. Asked outside the mutex, with this thread's
+    // allocations unrecorded: the test source may allocate.
+    uint64_t parent = lg_scope_open_id(parent_token) != 0 ? parent_token : 0;
+    if (parent == 0) {
+        lg_tls_ignore += 1;
+        parent = lg_current_test_scope();
+        lg_tls_ignore -= 1;
+    }
     uint64_t token = 0;
     pthread_mutex_lock(&lg_state.scope_mutex);
     uint32_t id = lg_scope_claim_id_locked();
     if (id != 0) {
         lg_state.scope_ids[id / 64] |= (uint64_t)1 << (id % 64);
-        lg_state.scope_parent[id] = parent;
+        __atomic_store_n(&lg_state.scope_parent[id], parent, __ATOMIC_RELEASE);
         uint32_t generation = lg_scope_next_generation_locked();
         atomic_store_explicit(&lg_state.scope_generation[id], generation, memory_order_release);
         atomic_fetch_add_explicit(&lg_state.check_scopes_open, 1, memory_order_relaxed);
@@ -161,20 +243,30 @@ uint64_t lg_scope_begin(void) {
     return token;
 }
 
-void lg_scope_end(uint64_t token) {
-    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
-        if (lg_state.delegate.scope_end != NULL) {
-            lg_state.delegate.scope_end(token);
+/// The scope the records of check scope `id` (ending) go to: with `into_parent`, the scope it is nested
+/// in; else the test scope it runs in (past the check scopes it is nested in); 0 when that one is no
+/// longer in use. Called with the shard locks held: an ending parent's own pass comes after.
+static uint32_t lg_scope_heir(uint32_t id, bool into_parent) {
+    uint64_t parent = __atomic_load_n(&lg_state.scope_parent[id], __ATOMIC_ACQUIRE);
+    for (unsigned depth = 0; !into_parent && depth < LG_SCOPE_CHAIN_LIMIT; depth++) {
+        uint32_t parent_id = lg_scope_open_id(parent);
+        if (parent_id == 0 ||
+            (__atomic_load_n(&lg_state.scope_ids[parent_id / 64], __ATOMIC_RELAXED) & ((uint64_t)1 << (parent_id % 64))) == 0) {
+            break;  // none, or a test scope
         }
-        return;
+        parent = __atomic_load_n(&lg_state.scope_parent[parent_id], __ATOMIC_ACQUIRE);
     }
+    return lg_scope_open_id(parent);
+}
+
+/// Ends check scope `token`; its records go to ``lg_scope_heir``.
+static void lg_scope_end_giving(uint64_t token, bool into_parent) {
     uint32_t id = lg_scope_open_id(token);
     if (id == 0) {
         return;
     }
     pthread_mutex_lock(&lg_state.scope_mutex);
-    bool is_check = (lg_state.scope_ids[id / 64] & ((uint64_t)1 << (id % 64))) != 0;
-    uint64_t parent = lg_state.scope_parent[id];
+    bool is_check = lg_scope_is_check_locked(id);
     pthread_mutex_unlock(&lg_state.scope_mutex);
     if (!is_check) {
         return;  // a test scope is never ended
@@ -186,25 +278,52 @@ void lg_scope_end(uint64_t token) {
                                                  memory_order_acq_rel, memory_order_relaxed)) {
         return;
     }
-    // Then the records that have it go to the test scope the check was opened in, if that one is
-    // still in use (checked under the shard locks: a recycled test scope's generation is zeroed
-    // before its own pass takes them), or lose the stamp.
+    // Then the records that have it go to its heir, if that one is still in use (checked under the
+    // shard locks: an ending or recycled scope's generation is zeroed before its own pass takes
+    // them), or lose the stamp.
     bool frozen = lg_tls_holds_freeze;
     if (!frozen) {
         lg_table_lock_all();
     }
-    uint32_t replacement = lg_scope_open_id(parent);
-    lg_table_restamp_scope_locked(id, replacement);
+    lg_table_restamp_scope_locked(id, lg_scope_heir(id, into_parent));
     if (!frozen) {
         lg_table_unlock_all();
     }
     pthread_mutex_lock(&lg_state.scope_mutex);
     lg_state.scope_ids[id / 64] &= ~((uint64_t)1 << (id % 64));
-    lg_state.scope_parent[id] = 0;
+    __atomic_store_n(&lg_state.scope_parent[id], 0, __ATOMIC_RELEASE);
     atomic_fetch_sub_explicit(&lg_state.check_scopes_open, 1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&lg_state.scopes_open, 1, memory_order_relaxed);
     atomic_store_explicit(&lg_state.sole_scope, lg_scope_sole_locked(), memory_order_relaxed);
     pthread_mutex_unlock(&lg_state.scope_mutex);
+}
+
+void lg_scope_end(uint64_t token) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        if (lg_state.delegate.scope_end != NULL) {
+            lg_state.delegate.scope_end(token);
+        }
+        return;
+    }
+    lg_scope_end_giving(token, false);
+}
+
+void lg_scope_end_into_parent(uint64_t token) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        static _Atomic(void *) forward;
+        void *function = atomic_load_explicit(&forward, memory_order_acquire);
+        if (function == NULL) {
+            function = lg_delegate_symbol("lg_scope_end_into_parent");
+            atomic_store_explicit(&forward, function, memory_order_release);
+        }
+        if (function != NULL) {
+            ((void (*)(uint64_t))function)(token);
+        } else if (lg_state.delegate.scope_end != NULL) {
+            lg_state.delegate.scope_end(token);
+        }
+        return;
+    }
+    lg_scope_end_giving(token, true);
 }
 
 uint64_t lg_test_scope_begin(const char *label) {
@@ -222,7 +341,7 @@ uint64_t lg_test_scope_begin(const char *label) {
     }
     lg_state.test_scope_ids[id / 64] |= (uint64_t)1 << (id % 64);
     lg_state.scope_label[id] = copy;
-    lg_state.scope_parent[id] = 0;
+    __atomic_store_n(&lg_state.scope_parent[id], 0, __ATOMIC_RELEASE);
     uint32_t tail = (lg_state.test_scope_order_head + lg_state.test_scope_order_count) % (LG_SCOPE_LIMIT + 1);
     lg_state.test_scope_order[tail] = (uint16_t)id;
     lg_state.test_scope_order_count += 1;
@@ -284,6 +403,7 @@ void lg_set_scope_source(lg_scope_source source) {
 
 uint64_t lg_scope_begin(void) { return 0; }
 void lg_scope_end(uint64_t token) { (void)token; }
+void lg_scope_end_into_parent(uint64_t token) { (void)token; }
 uint32_t lg_scope_of(uintptr_t object) {
     (void)object;
     return 0;

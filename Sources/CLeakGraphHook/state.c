@@ -8,6 +8,7 @@
 lg_state_t lg_state = {
     .max_frames = LG_DEFAULT_MAX_FRAMES,
     .next_free = __libc_free,
+    .granule_shift = 4,
     .install_mutex = PTHREAD_MUTEX_INITIALIZER,
     .scope_mutex = PTHREAD_MUTEX_INITIALIZER,
     .scope_ids = {1},

@@ -1,17 +1,19 @@
 // The record table: what LeakGraph knows about each tracked object, found from the object's address
 // in O(1) without a hash, inserted and removed in O(1) from any thread.
 //
-// The address map turns an address into its record: one 32-bit entry per 16-byte granule of the
-// address space (`shard << LG_SLOT_BITS | index + 1`, 0 for "not tracked"), in lazily mmapped
-// regions. Reading an entry is lock-free, which is what lets `lg_free` pass every untracked
-// pointer after one lookup. Entries are written only under the lock of the shard they name. The
-// map is also the list of live objects: a snapshot reads the written map pages in address order,
-// so it comes out sorted.
+// The address map turns an address into its record: one 32-bit entry per granule (32 bytes under
+// glibc's malloc, else 16) of the address space, 0 for "not tracked", in lazily mmapped regions.
+// Reading an entry is lock-free, which is what lets `lg_free` pass every untracked pointer after one
+// lookup. The map is also the list of live objects: a snapshot reads the written map pages in
+// address order, so it comes out sorted.
 //
-// A record is 8 bytes (size and stack id) in one of LG_SHARD_COUNT shards. Each shard is a slab of
-// records (chunks of LG_CHUNK_RECORDS, mmapped on demand) with a free list, under one spin lock. A
-// thread always inserts into its own shard, so allocating threads do not contend; a free locks
-// whichever shard holds the record, usually its own thread's, briefly.
+// Most entries are the whole record (inline: a class instance of its class's size, made outside a
+// scope: its stack id; the size is read back from the metadata). The others name an 8-byte record
+// (size, scope, stack id) in one of LG_SHARD_COUNT shards: a slab of records (chunks of
+// LG_CHUNK_RECORDS, mmapped on demand) with a free list, under one spin lock. A thread always
+// inserts into its own shard, so allocating threads do not contend; a free locks the shard of the
+// record (an inline one: a shard picked by address), briefly. Entries are written only under a
+// shard lock, so a freeze, which holds them all, stops every insert and removal.
 
 #include "lg_internal.h"
 
@@ -86,7 +88,7 @@ static uint32_t lg_shard_take(lg_shard *shard) {
         return index;
     }
     uint32_t index = shard->used;
-    if (index >= LG_SLOT_MASK - 1) {
+    if (index >= LG_SHARD_RECORD_LIMIT) {
         return UINT32_MAX;
     }
     uint32_t chunk = index >> LG_CHUNK_BITS;
@@ -103,17 +105,34 @@ static uint32_t lg_shard_take(lg_shard *shard) {
     return index;
 }
 
-bool lg_table_insert_slow(uint32_t shard_index, uintptr_t object, lg_slot record) {
+bool lg_table_insert_slow(uint32_t shard_index, uintptr_t object, lg_slot record, uint32_t inline_entry) {
     lg_map_region *region = lg_map_region_for(object);
     if (region == NULL) {
+        atomic_fetch_add_explicit(&lg_state.untracked, 1, memory_order_relaxed);
         return false;
     }
+    uint32_t taken = atomic_load_explicit(&region->entries[lg_map_granule(object)], memory_order_relaxed);
+    if (taken != 0 && (taken & LG_ENTRY_HALF) != lg_entry_half(object)) {
+        // Another live object starts in this granule (an allocator with chunks closer than the
+        // granule): this one is not tracked. Never with glibc's malloc.
+        atomic_fetch_add_explicit(&lg_state.untracked, 1, memory_order_relaxed);
+        return false;
+    }
+    // A taken entry of the same address is stale (a free LeakGraph did not see, e.g. through a `free`
+    // found with dlsym in-process): the memory was handed out again, so that object is gone. Its slab
+    // record, if any, stays used.
     lg_shard *shard = &lg_state.shards[shard_index];
-    uint32_t index = lg_shard_take(shard);
-    if (index == UINT32_MAX) {
-        return false;
+    uint32_t entry = inline_entry;
+    if (entry == 0) {
+        uint32_t index = lg_shard_take(shard);
+        if (index == UINT32_MAX) {
+            atomic_fetch_add_explicit(&lg_state.untracked, 1, memory_order_relaxed);
+            return false;
+        }
+        *lg_shard_slot(shard, index) = record;
+        entry = (shard_index << LG_ENTRY_SHARD_SHIFT) | (index + 1);
     }
-    lg_table_store(shard, shard_index, index, region, object, record);
+    lg_table_publish(shard, region, object, entry);
     if (LG_UNLIKELY(!atomic_load_explicit(&lg_state.map_active, memory_order_relaxed))) {
         atomic_store_explicit(&lg_state.map_active, 1, memory_order_release);
     }
@@ -135,11 +154,12 @@ void lg_table_unlock_all(void) {
 }
 
 /// Visits the tracked objects in address order (read off the written pages of the address map),
-/// at most `count`, calling `visit(context, i, object, slot)` for the `i`-th; returns how many.
+/// at most `count`, calling `visit(context, i, object, entry)` for the `i`-th; returns how many.
 static size_t lg_table_visit_locked(size_t count,
                                     void (*visit)(void *context, size_t i, uintptr_t object,
-                                                  lg_slot slot),
+                                                  uint32_t entry),
                                     void *context) {
+    const uint32_t shift = lg_state.granule_shift;
     size_t filled = 0;
     for (uintptr_t top = 0; top < LG_MAP_TOP_COUNT && filled < count; top++) {
         lg_map_region *region = atomic_load_explicit(&lg_state.map[top], memory_order_acquire);
@@ -157,8 +177,9 @@ static size_t lg_table_visit_locked(size_t count,
                 if (entry == 0) {
                     continue;
                 }
-                lg_slot slot = *lg_shard_slot(lg_table_shard_of(entry), (entry & LG_SLOT_MASK) - 1);
-                visit(context, filled++, (top << LG_MAP_REGION_SHIFT) | ((uintptr_t)granule << 4), slot);
+                uintptr_t object = (top << LG_MAP_REGION_SHIFT) | ((uintptr_t)granule << shift) |
+                                   ((entry & LG_ENTRY_HALF) ? 16u : 0u);
+                visit(context, filled++, object, entry);
                 if (filled == count) {
                     break;
                 }
@@ -177,8 +198,21 @@ static size_t lg_table_live_locked(void) {
     return count;
 }
 
-/// The record of the tracked `object` whose slot is `slot`; its metadata is its first word.
-static lg_record lg_table_record(uintptr_t object, lg_slot slot) {
+/// The record of the tracked `object` whose map entry is `entry`; its metadata is its first word,
+/// and an inline record's size the class's instance size (see `LG_ENTRY_INLINE`).
+static lg_record lg_table_record(uintptr_t object, uint32_t entry) {
+    uintptr_t metadata = *(const uintptr_t *)object;
+    if (entry & LG_ENTRY_INLINE) {
+        uint32_t stack = entry & LG_SLOT_NO_STACK;
+        return (lg_record){
+            .object = object,
+            .metadata = metadata,
+            .size = *(const uint32_t *)(metadata + LG_CLASS_INSTANCE_SIZE_OFFSET),
+            .stack_id = stack == LG_SLOT_NO_STACK ? LG_NO_STACK : stack,
+            .scope = 0,
+        };
+    }
+    lg_slot slot = *lg_entry_slot(entry);
     uint32_t stack = (uint32_t)(slot & LG_SLOT_NO_STACK);
     size_t size = (size_t)(slot >> LG_SLOT_SIZE_SHIFT);
     if (LG_UNLIKELY(size == LG_SLOT_SIZE_SATURATED)) {
@@ -186,19 +220,19 @@ static lg_record lg_table_record(uintptr_t object, lg_slot slot) {
     }
     return (lg_record){
         .object = object,
-        .metadata = *(const uintptr_t *)object,
+        .metadata = metadata,
         .size = size,
         .stack_id = stack == LG_SLOT_NO_STACK ? LG_NO_STACK : stack,
         .scope = lg_slot_scope(slot),
     };
 }
 
-static void lg_table_visit_record(void *context, size_t i, uintptr_t object, lg_slot slot) {
-    ((lg_record *)context)[i] = lg_table_record(object, slot);
+static void lg_table_visit_record(void *context, size_t i, uintptr_t object, uint32_t entry) {
+    ((lg_record *)context)[i] = lg_table_record(object, entry);
 }
 
-static void lg_table_visit_object(void *context, size_t i, uintptr_t object, lg_slot slot) {
-    (void)slot;
+static void lg_table_visit_object(void *context, size_t i, uintptr_t object, uint32_t entry) {
+    (void)entry;
     ((uintptr_t *)context)[i] = object;
 }
 
@@ -206,7 +240,7 @@ static void lg_table_visit_object(void *context, size_t i, uintptr_t object, lg_
 /// order, in `*out`; its length is returned (NULL and 0 when empty or out of memory).
 static size_t lg_table_collect_locked(void **out, size_t element_size,
                                       void (*visit)(void *context, size_t i, uintptr_t object,
-                                                    lg_slot slot)) {
+                                                    uint32_t entry)) {
     *out = NULL;
     size_t count = lg_table_live_locked();
     void *elements = count == 0 ? NULL : malloc(count * element_size);
@@ -230,8 +264,7 @@ bool lg_table_record_locked(uintptr_t object, lg_record *out_record) {
     if (entry == 0) {
         return false;
     }
-    *out_record =
-        lg_table_record(object, *lg_shard_slot(lg_table_shard_of(entry), (entry & LG_SLOT_MASK) - 1));
+    *out_record = lg_table_record(object, entry);
     return true;
 }
 
@@ -253,17 +286,17 @@ void lg_table_restamp_scope_locked(uint32_t scope, uint32_t replacement) {
 
 uint32_t lg_table_scope_of(uintptr_t object) {
     uint32_t entry = lg_table_entry(object);
-    if (entry == 0) {
-        return 0;
+    if (entry == 0 || (entry & LG_ENTRY_INLINE)) {
+        return 0;  // inline records are made outside every scope
     }
-    lg_shard *shard = lg_table_shard_of(entry);
+    lg_shard *shard = lg_table_lock_shard(entry, object);
     bool lock = !lg_tls_holds_freeze;
     if (lock) {
         lg_spin_lock(&shard->lock);
     }
     uint32_t scope = 0;
     if (lg_table_entry(object) == entry) {
-        scope = lg_slot_scope(*lg_shard_slot(shard, (entry & LG_SLOT_MASK) - 1));
+        scope = lg_slot_scope(*lg_entry_slot(entry));
     }
     if (lock) {
         lg_spin_unlock(&shard->lock);

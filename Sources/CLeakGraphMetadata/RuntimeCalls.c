@@ -42,3 +42,18 @@ bool lg_demangle(const char *name, size_t length, char *buffer, size_t capacity)
     char *result = swift_demangle(name, length, buffer, &size, 0);
     return result != NULL && result == buffer;
 }
+
+typedef struct {
+    const void *metadata;
+    size_t state;
+} lg_metadata_response;
+typedef __attribute__((swiftcall)) lg_metadata_response (*lg_metadata_accessor_fn)(size_t request);
+
+const void *lg_call_metadata_accessor(const void *accessor) {
+    lg_metadata_response response = ((lg_metadata_accessor_fn)accessor)(0);
+    return response.metadata;
+}
+
+#include <malloc.h>
+
+size_t lg_allocation_size(const void *object) { return malloc_usable_size((void *)object); }

@@ -40,12 +40,8 @@ static void lg_put(lg_line *line, const char *text) {
 
 static void lg_put_decimal(lg_line *line, uint64_t value) {
     char digits[24];
-    size_t count = 0;
-    do {
-        digits[count++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value != 0);
-    while (count > 0 && line->length < sizeof(line->text) - 1) line->text[line->length++] = digits[--count];
+    lg_contract_write_decimal((unsigned long)value, digits);
+    lg_put(line, digits);
 }
 
 static void lg_put_hex(lg_line *line, uint64_t value) {

@@ -1,12 +1,15 @@
 // Runs inside the checked program. Written in C because it must run before `main`, before any
-// Swift code of the program, and must not allocate Swift objects before the hook is in place.
-// What it reads and writes is the preload contract (CLeakGraphContract.h).
+// Swift code of the program, and must not allocate Swift objects before the hook is in place — and
+// so that a program pays for the hook alone until a check runs: the checker (Swift, Foundation,
+// libdw) is loaded then (CheckerLibrary.c). What it reads and writes is the preload contract
+// (CLeakGraphContract.h).
 #include <dlfcn.h>
 #include "CLeakGraphPreloadStart.h"
 #include "CLeakGraphContract.h"
 #include "CLeakGraphHook.h"
 #include "TerminationSignals.h"
 #include "CrashReport.h"
+#include "PreloadInternal.h"
 #include <sys/prctl.h>
 
 #include <errno.h>
@@ -14,7 +17,6 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
-#include <semaphore.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,48 +29,23 @@ static char lg_output_path[PATH_MAX];
 /// With LG_ENV_FOLLOW: the directory each process writes its own report into (empty otherwise).
 static char lg_follow_directory[PATH_MAX - 64];
 static char lg_program_path[PATH_MAX];
-static unsigned lg_render_bits;
-static int lg_live_types;
 static char lg_why[1024];
-static unsigned long lg_monitor_interval_ms;
 static char lg_monitor_directory[PATH_MAX];
+static char lg_snapshot_path[PATH_MAX];
+static char lg_monitor_snapshot_directory[PATH_MAX];
 static unsigned long lg_monitor_signal = LG_MONITOR_SIGNAL_DEFAULT;
-/// Posted by the check signal's handler; the monitor's request thread waits on it.
-static sem_t lg_check_requests;
+
+lg_checker_request lg_preload_request = {
+    .output_path = lg_output_path,
+    .program_path = lg_program_path,
+    .why = lg_why,
+    .orphan_scan = 1,
+    .monitor_directory = lg_monitor_directory,
+    .snapshot_path = lg_snapshot_path,
+    .monitor_snapshot_directory = lg_monitor_snapshot_directory,
+};
 
 const char *lg_preload_output_path(void) { return lg_output_path[0] ? lg_output_path : NULL; }
-
-const char *lg_preload_program_path(void) { return lg_program_path; }
-
-unsigned lg_preload_render(void) { return lg_render_bits; }
-
-int lg_preload_live_types(void) { return lg_live_types; }
-
-const char *lg_preload_why(void) { return lg_why; }
-unsigned long lg_preload_monitor_interval_ms(void) { return lg_monitor_interval_ms; }
-
-const char *lg_preload_monitor_directory(void) { return lg_monitor_directory; }
-
-int lg_preload_monitor_signal(void) { return (int)lg_monitor_signal; }
-
-void lg_preload_wait_check_request(void) {
-    // The calling thread takes the signal even where the program (or whoever started it) blocks it:
-    // a signal sent to the process goes to a thread that does not block it.
-    sigset_t check_signal;
-    sigemptyset(&check_signal);
-    if (lg_monitor_signal != 0) sigaddset(&check_signal, (int)lg_monitor_signal);
-    pthread_sigmask(SIG_UNBLOCK, &check_signal, NULL);
-    while (sem_wait(&lg_check_requests) != 0 && errno == EINTR) {
-    }
-}
-
-/// The check signal's handler: only `sem_post`, which is async-signal-safe. `errno` is kept.
-static void lg_check_signal_handler(int signal) {
-    (void)signal;
-    int saved = errno;
-    sem_post(&lg_check_requests);
-    errno = saved;
-}
 
 /// Reads the monitor's settings (`LG_ENV_MONITOR_*`); invalid values leave the monitor off (interval)
 /// or the default signal.
@@ -77,29 +54,15 @@ static void lg_read_monitor_request(void) {
     if (!lg_contract_parse_number(getenv(LG_ENV_MONITOR_INTERVAL), LG_MONITOR_INTERVAL_LIMIT, &value) || value == 0) {
         return;
     }
-    lg_monitor_interval_ms = value;
+    lg_preload_request.monitor_interval_ms = value;
     const char *directory = getenv(LG_ENV_MONITOR_DIRECTORY);
     if (directory && strlen(directory) < sizeof(lg_monitor_directory)) strcpy(lg_monitor_directory, directory);
+    const char *snapshots = getenv(LG_ENV_MONITOR_SNAPSHOT_DIRECTORY);
+    if (snapshots && strlen(snapshots) < sizeof(lg_monitor_snapshot_directory)) strcpy(lg_monitor_snapshot_directory, snapshots);
     if (lg_contract_parse_number(getenv(LG_ENV_MONITOR_SIGNAL), 64, &value)) lg_monitor_signal = value;
 }
 
-/// Starts the monitor (`leakgraph run --every`): the check signal's handler, then the Swift side.
-static void lg_start_monitor(void) {
-    if (lg_monitor_interval_ms == 0) return;
-    sem_init(&lg_check_requests, 0, 0);
-    if (lg_monitor_signal != 0) {
-        struct sigaction action;
-        memset(&action, 0, sizeof(action));
-        action.sa_handler = lg_check_signal_handler;
-        action.sa_flags = SA_RESTART;
-        sigemptyset(&action.sa_mask);
-        if (sigaction((int)lg_monitor_signal, &action, NULL) != 0) lg_monitor_signal = 0;
-    }
-    leakgraph_preload_monitor_start();
-}
-
-/// Writes `message` to `<output><suffix>` (no stdio: this runs before `main`).
-static void lg_write_beside_output(const char *suffix, const char *message) {
+void lg_preload_write_beside_output(const char *suffix, const char *message) {
     char path[PATH_MAX + 16];
     size_t length = strlen(lg_output_path);
     size_t suffix_length = strlen(suffix);
@@ -127,11 +90,15 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_FRAMES);
     unsetenv(LG_ENV_PROGRAM);
     unsetenv(LG_ENV_RENDER);
+    unsetenv(LG_ENV_ALLOCATIONS);
     unsetenv(LG_ENV_MONITOR_INTERVAL);
     unsetenv(LG_ENV_TEST_OBSERVER);
     unsetenv(LG_ENV_MONITOR_DIRECTORY);
     unsetenv(LG_ENV_MONITOR_SIGNAL);
+    unsetenv(LG_ENV_MONITOR_SNAPSHOT_DIRECTORY);
+    unsetenv(LG_ENV_SNAPSHOT);
     unsetenv(LG_ENV_PARENT_PID);
+    unsetenv(LG_ENV_VERBOSE);
 }
 
 /// Dies with `leakgraph run`: the program it started itself asks for SIGTERM when its parent dies,
@@ -151,15 +118,6 @@ static void lg_die_with_leakgraph(void) {
 void free(void *pointer) {
     if (pointer != NULL) lg_free(pointer);
 }
-
-/// What `swift_task_create` returns: the task and its initial async context.
-typedef struct lg_task_and_context {
-    void *task;
-    void *initial_context;
-} lg_task_and_context;
-
-typedef __attribute__((swiftcall)) lg_task_and_context (*lg_task_create_fn)(
-    size_t flags, void *options, const void *result_type, void *closure_entry, void *closure_context);
 
 /// Interposes the concurrency runtime's `swift_task_create`, which the program calls (through its PLT)
 /// for every `Task { }`, `Task.detached`, task-group child and `async let`: tasks are allocated with
@@ -182,19 +140,6 @@ __attribute__((swiftcall)) lg_task_and_context swift_task_create(size_t flags, v
     return created;
 }
 
-/// Writes the decimal digits of `value` at `out` (at most 20 bytes and a NUL); returns the length.
-static size_t lg_decimal(unsigned long value, char *out) {
-    char digits[24];
-    size_t count = 0;
-    do {
-        digits[count++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value != 0);
-    for (size_t index = 0; index < count; index++) out[index] = digits[count - 1 - index];
-    out[count] = 0;
-    return count;
-}
-
 /// With LG_ENV_FOLLOW: points `lg_output_path` at this process's report in the follow directory,
 /// `<dir>/process-<pid>.json`, from the pid now (a forked child has its own).
 static void lg_follow_output_path(void) {
@@ -203,7 +148,7 @@ static void lg_follow_output_path(void) {
     static const char prefix[] = "/" LG_FOLLOW_REPORT_PREFIX;
     memcpy(lg_output_path + length, prefix, sizeof(prefix) - 1);
     length += sizeof(prefix) - 1;
-    length += lg_decimal((unsigned long)getpid(), lg_output_path + length);
+    length += lg_contract_write_decimal((unsigned long)getpid(), lg_output_path + length);
     memcpy(lg_output_path + length, ".json", sizeof(".json"));
 }
 
@@ -243,6 +188,21 @@ static int lg_main_program_uses_swift(void) {
     return found;
 }
 
+void lg_preload_final_check(int exit_status, int signal) {
+    lg_monitor_stop();
+    if (lg_follow_directory[0]) lg_follow_output_path();
+    char error[512];
+    unsigned long long load_nanoseconds = 0;
+    const lg_checker *checker = lg_checker_load(error, sizeof error, &load_nanoseconds);
+    if (checker == NULL) {
+        lg_preload_write_beside_output(LG_REPORT_ERROR_SUFFIX, error);
+        return;
+    }
+    lg_checker_request request = lg_preload_request;
+    request.load_nanoseconds = load_nanoseconds;
+    checker->check(&request, exit_status, signal);
+}
+
 /// Registered with `on_exit` (not `atexit`) for the status the program passes to `exit`, which the
 /// report and its text name; `leakgraph run` checks it against the status it sees.
 static void lg_preload_at_exit(int status, void *unused) {
@@ -252,8 +212,38 @@ static void lg_preload_at_exit(int status, void *unused) {
         // A terminating signal's check runs: it writes the report, then the signal ends the program.
         for (;;) pause();
     }
-    if (lg_follow_directory[0]) lg_follow_output_path();
-    leakgraph_preload_check(lg_output_path, status & 0xff, 0);
+    lg_preload_final_check(status & 0xff, 0);
+}
+
+/// Set by the constructor once the hook is installed: the wrapped `main` registers the exit check.
+static int lg_exit_check_wanted;
+
+typedef int (*lg_main_fn)(int argc, char **argv, char **environment);
+typedef int (*lg_libc_start_main_fn)(lg_main_fn main, int argc, char **argv, void (*init)(void), void (*fini)(void),
+                                     void (*rtld_fini)(void), void *stack_end);
+/// The program's own `main`.
+static lg_main_fn lg_program_main;
+
+/// Runs the program's `main` after registering the exit check. Registered here, not in the constructor:
+/// exit handlers run last-registered first, and `__libc_start_main` registers the dynamic linker's
+/// finalizer (`_dl_fini`, every library's destructors) before it calls `main` but after the
+/// constructors ran. Registered in the constructor, the check would run after every library was
+/// finalized — and loading the checker library then would initialize the Swift runtime a second time.
+static int lg_main_with_exit_check(int argc, char **argv, char **environment) {
+    if (lg_exit_check_wanted) on_exit(lg_preload_at_exit, NULL);
+    return lg_program_main(argc, argv, environment);
+}
+
+/// Interposes glibc's `__libc_start_main`, which the program's `_start` calls, to wrap `main`
+/// (`lg_main_with_exit_check`). A program linked against a glibc older than 2.34 passes its own
+/// `init` and `fini` and expects the old entry point, which runs them; newer ones pass NULL.
+int __libc_start_main(lg_main_fn main, int argc, char **argv, void (*init)(void), void (*fini)(void),
+                      void (*rtld_fini)(void), void *stack_end) {
+    lg_libc_start_main_fn real = NULL;
+    if (init != NULL) real = (lg_libc_start_main_fn)dlvsym(RTLD_NEXT, "__libc_start_main", "GLIBC_2.2.5");
+    if (real == NULL) real = (lg_libc_start_main_fn)dlsym(RTLD_NEXT, "__libc_start_main");
+    lg_program_main = main;
+    return real(lg_main_with_exit_check, argc, argv, init, fini, rtld_fini, stack_end);
 }
 
 /// Keeps what the CLI asked to render and the program path, read now because the environment is
@@ -261,11 +251,19 @@ static void lg_preload_at_exit(int status, void *unused) {
 static void lg_read_render_request(void) {
     const char *program = getenv(LG_ENV_PROGRAM);
     if (program && strlen(program) < sizeof(lg_program_path)) strcpy(lg_program_path, program);
-    lg_render_bits = lg_contract_parse_render(getenv(LG_ENV_RENDER));
+    lg_preload_request.render = lg_contract_parse_render(getenv(LG_ENV_RENDER));
     const char *live_types = getenv(LG_ENV_LIVE_TYPES);
-    lg_live_types = live_types != NULL && strcmp(live_types, "1") == 0;
+    lg_preload_request.live_types = live_types != NULL && strcmp(live_types, "1") == 0;
+    const char *orphan_scan = getenv(LG_ENV_ORPHAN_SCAN);
+    lg_preload_request.orphan_scan = orphan_scan == NULL || strcmp(orphan_scan, "0") != 0;
+    const char *verbose = getenv(LG_ENV_VERBOSE);
+    lg_preload_request.verbose = verbose != NULL && strcmp(verbose, "1") == 0;
+    const char *allocations = getenv(LG_ENV_ALLOCATIONS);
+    lg_preload_request.allocations = allocations != NULL && strcmp(allocations, "1") == 0;
     const char *why = getenv(LG_ENV_WHY);
     if (why && strlen(why) < sizeof(lg_why)) strcpy(lg_why, why);
+    const char *snapshot = getenv(LG_ENV_SNAPSHOT);
+    if (snapshot && strlen(snapshot) < sizeof(lg_snapshot_path)) strcpy(lg_snapshot_path, snapshot);
     lg_read_monitor_request();
     lg_preload_read_test_observer_request();
 }
@@ -296,7 +294,7 @@ __attribute__((constructor)) static void lg_preload_start(void) {
         for (const char *c = frames_text; *c && used < sizeof(message) - 2; c++) message[used++] = *c;
         message[used++] = '\'';
         message[used] = 0;
-        lg_write_beside_output(LG_REPORT_ERROR_SUFFIX, message);
+        lg_preload_write_beside_output(LG_REPORT_ERROR_SUFFIX, message);
         lg_restore_environment();
         lg_output_path[0] = 0;
         return;
@@ -311,14 +309,17 @@ __attribute__((constructor)) static void lg_preload_start(void) {
     }
     char error[512] = {0};
     if (lg_install_preloaded(frames, error, sizeof(error)) != 0) {
-        lg_write_beside_output(LG_REPORT_ERROR_SUFFIX,
+        lg_preload_write_beside_output(LG_REPORT_ERROR_SUFFIX,
                                error[0] ? error : "the allocation hook could not be installed");
         lg_output_path[0] = 0;
         return;
     }
     lg_preload_start_test_observer();
-    on_exit(lg_preload_at_exit, NULL);
-    lg_termination_signals_install(lg_output_path);
+    lg_preload_request.tests_observed = lg_preload_tests_observed();
+    // The profile counts from the first allocation on (before main): nothing made is missed.
+    if (lg_preload_request.allocations && !lg_count_profile_start()) lg_preload_request.allocations = 0;
+    lg_exit_check_wanted = 1;
+    lg_termination_signals_install();
     lg_crash_report_install(lg_output_path);
-    lg_start_monitor();
+    lg_monitor_start(lg_preload_request.monitor_interval_ms, (int)lg_monitor_signal);
 }

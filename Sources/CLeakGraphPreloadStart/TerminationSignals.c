@@ -4,7 +4,7 @@
 // while the program runs. That thread writes the report marked with the signal, then puts the
 // default action back and raises the signal, so the program dies of it as it would have.
 #include "TerminationSignals.h"
-#include "CLeakGraphPreloadStart.h"
+#include "PreloadInternal.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -21,7 +21,6 @@ enum { LG_TERMINATION_SIGNAL_COUNT = sizeof(lg_termination_signals) / sizeof(lg_
 static atomic_int lg_final_check_claimed;
 static atomic_int lg_received_signal;
 static sem_t lg_signal_arrived;
-static const char *lg_signal_output_path;
 /// Which of `lg_termination_signals` have our handler.
 static int lg_installed[LG_TERMINATION_SIGNAL_COUNT];
 
@@ -47,7 +46,7 @@ static void *lg_termination_thread(void *unused) {
     }
     int signal = atomic_load(&lg_received_signal);
     if (lg_final_check_claim()) {
-        leakgraph_preload_check(lg_signal_output_path, 128 + signal, signal);
+        lg_preload_final_check(128 + signal, signal);
     } else {
         // The program is exiting and the check at exit runs: it reports; the signal ends it after.
     }
@@ -78,8 +77,7 @@ static void lg_termination_signals_after_fork(void) {
     }
 }
 
-void lg_termination_signals_install(const char *output_path) {
-    lg_signal_output_path = output_path;
+void lg_termination_signals_install(void) {
     if (sem_init(&lg_signal_arrived, 0, 0) != 0) return;
     // The thread takes no signal itself: they go to the program's threads, as without LeakGraph.
     sigset_t all, previous;

@@ -8,7 +8,7 @@
 /// (not where the program, or whoever started it, chose to ignore them), and starts the thread that
 /// runs the final check when one arrives. A program that installs a handler of its own later takes
 /// the signal over (then the check at exit runs if its handler exits).
-void lg_termination_signals_install(const char *output_path);
+void lg_termination_signals_install(void);
 
 /// Claims the one final check of this process: returns 1 for the first caller (the exit handler or
 /// the signal thread), 0 afterwards.

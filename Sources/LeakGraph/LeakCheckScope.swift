@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphRecording
 import LeakGraphReport
 import LeakGraphSymbolication
@@ -64,7 +64,7 @@ public struct LeakCheckScope: Sendable {
     public func finish() -> LeakReport {
         defer { scope.end() }
         if options.settle > .zero {
-            Thread.sleep(forTimeInterval: options.settle.seconds)
+            PlainThreads.sleep(for: options.settle)
         }
         return options.scansForOrphans ? HolderScan.checking(confirmedReport) : confirmedReport()
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphAnalysis
 import LeakGraphHeap
 import LeakGraphModel
@@ -62,24 +62,37 @@ public enum LeakChecker {
     ///     thread with a signal while it reads memory (docs/how-it-works.md, "Orphaned retains"), so a
     ///     blocking system call of another thread may return `EINTR`; `leakgraph run` does it at exit.
     public static func captureLeakedGraph(liveTypes: Bool = false, orphanScan: Bool = false) -> ObjectGraph {
-        var pause = Duration.zero
-        return captureLeakedGraph(liveTypes: liveTypes, orphanScan: orphanScan, pause: &pause)
+        var steps = LeakCheckSteps()
+        return captureLeakedGraph(liveTypes: liveTypes, orphanScan: orphanScan, steps: &steps)
     }
 
-    /// ``captureLeakedGraph(liveTypes:orphanScan:)``, and how long the heap was frozen (`pause`): from
-    /// before the hook's locks are taken until after they are released.
+    /// ``captureLeakedGraph(liveTypes:orphanScan:)``, and how long each step took (`steps`), the heap
+    /// frozen among them (``LeakCheckSteps/frozen``): from before the hook's locks are taken until after
+    /// they are released.
     ///
     /// `knownOrphans`: addresses an earlier scan proved orphaned (see
     /// `LeakReport/orphanAddresses`). No word anywhere referenced them then, so nothing the program
     /// holds can reference them since; one still alive with unexplained retains stays an orphan, even
     /// though the earlier check's own freed buffers may now hold copies of its address.
+    ///
+    /// `whileFrozen`, when given, runs last while the heap is still frozen, with the walk (a heap
+    /// snapshot is taken there: ``snapshot(program:holders:orphanScan:)``).
     static func captureLeakedGraph(
-        liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = [], pause: inout Duration
+        liveTypes: Bool = false, orphanScan: Bool = false, knownOrphans: Set<UInt> = [], steps: inout LeakCheckSteps,
+        progress: LeakCheckProgress? = nil, whileFrozen: ((FrozenWalk) -> Void)? = nil
     ) -> ObjectGraph {
         let clock = ContinuousClock()
         let start = clock.now
-        defer { pause = clock.now - start }
+        defer { steps.frozen = clock.now - start }
         return Recorder.withFrozenObjects { objects in
+            var mark = clock.now
+            /// The time since the previous step ended.
+            func lap() -> Duration {
+                let now = clock.now
+                defer { mark = now }
+                return now - mark
+            }
+            steps.snapshot = mark - start
             // Every address comes from the frozen table, so its record exists; an empty record (no
             // metadata) would only make the walk skip the object.
             let record = { (position: Int) in
@@ -87,19 +100,28 @@ public enum LeakChecker {
                     ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
             }
             let walker = HeapWalker()
-            let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
-            // Orphans: objects whose unexplained retains nothing in the process can hold (the holder
-            // scan reads every other place a pointer can live while the heap is frozen).
-            let (orphans, holderDiagnostics) = orphanScan
-                ? OrphanSearch.orphans(in: scan, objects: objects, known: knownOrphans) : ([], [])
+            progress?("walk", 0, 2 * objects.count)
+            var scan = walker.scan(addresses: objects, record: record, progress: progress.map { report in { report("walk", $0, $1) } })
+            steps.walk = lap()
+            progress?(orphanScan ? "orphan scan" : "leaked objects", 0, 0)
+            // Orphans: objects whose unexplained retains nothing in the process can hold, and raw
+            // pointers that are all that holds some objects (the holder scan reads every other place a
+            // pointer can live while the heap is frozen).
+            let found = orphanScan ? OrphanSearch.search(in: scan, objects: objects, known: knownOrphans) : OrphanSearch.Found()
+            scan = scan.adding(found.rawReferences)
+            let orphans = found.orphans
+            steps.orphanScan = lap()
+            progress?("leaked objects", 0, 0)
             let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph, orphans: orphans)
             var graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
-            graph.diagnostics += holderDiagnostics
+            graph.diagnostics += found.diagnostics
             let leakedSet = Dictionary(uniqueKeysWithValues: leaked.enumerated().map { ($1, $0) })
             graph.orphans = orphans.compactMap { leakedSet[$0] }.sorted()
             if liveTypes {
                 graph.liveTypes = scan.liveTypes
             }
+            whileFrozen?(FrozenWalk(walker: walker, scan: scan, leaked: leaked, orphans: orphans, objects: objects, record: record))
+            steps.leakedGraph = lap()
             return graph
         }
     }
@@ -146,6 +168,16 @@ public enum LeakChecker {
             knownOrphans: knownOrphans, stacks: nil)
     }
 
+    /// ``measuredCheck(program:executablePath:liveTypes:orphanScan:knownOrphans:)`` that reports how far it
+    /// has come (`leakgraph run`'s progress on a terminal).
+    package static func measuredCheck(
+        liveTypes: Bool, orphanScan: Bool, progress: @escaping LeakCheckProgress
+    ) -> MeasuredLeakCheck {
+        measuredCheck(
+            program: LeakReport.Program(path: "", arguments: [], exitStatus: 0), liveTypes: liveTypes, orphanScan: orphanScan,
+            stacks: nil, progress: progress)
+    }
+
     /// Turns one creation stack into the frames a report shows, with the check's symbolizer.
     typealias StackResolver = @Sendable (_ stackID: UInt32, _ symbolizer: Symbolizer, _ executablePath: String?) -> [SymbolizedFrame]
 
@@ -163,21 +195,33 @@ public enum LeakChecker {
     static func measuredCheck(
         program: LeakReport.Program, executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false,
         knownOrphans: Set<UInt> = [], diagnosticSites: Bool = true, stacks: SymbolizedStackCache?,
-        resolve: @escaping StackResolver = resolveStack(_:with:executablePath:)
+        resolve: @escaping StackResolver = resolveStack(_:with:executablePath:), progress: LeakCheckProgress? = nil,
+        whileFrozen: ((FrozenWalk) -> Void)? = nil
     ) -> MeasuredLeakCheck {
-        var pause = Duration.zero
+        var steps = LeakCheckSteps()
+        let clock = ContinuousClock()
+        var symbolizing = Duration.zero
         // Every check marks where it began, scanning or not: the frames of a check running on another
         // thread hold copies of every object's address, and a scan in progress must not take them
         // for holders (it reads a marked thread's stack from the mark up).
         HolderScan.enterCheck()
         defer { HolderScan.leaveCheck() }
         let report = Recorder.ignoringCurrentThread {
-            let analysis = LeakAnalysis.analyze(captureLeakedGraph(
-                liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, pause: &pause))
+            let graph = captureLeakedGraph(
+                liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps, progress: progress,
+                whileFrozen: whileFrozen)
+            progress?("analysis", 0, 0)
+            let analyzing = clock.now
+            let analysis = LeakAnalysis.analyze(graph)
+            steps.analysis = clock.now - analyzing
+            progress?("report", 0, 0)
+            let reporting = clock.now
             let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             // Made on the first stack the cache does not hold; a failure is said once, in the diagnostics.
             var symbolizer: Result<Symbolizer, any Error>?
             let symbolize = { (stackID: UInt32) -> [SymbolizedFrame]? in
+                let start = clock.now
+                defer { symbolizing += clock.now - start }
                 if symbolizer == nil {
                     symbolizer = Result { try Symbolizer() }
                 }
@@ -194,8 +238,11 @@ public enum LeakChecker {
                     WalkDiagnostic(
                         typeName: "(creation stacks)", reason: "not symbolized: \(error)", objectCount: analysis.leaked.count))
             }
+            steps.symbolization = symbolizing
+            steps.report = clock.now - reporting - symbolizing
             return report
         }
-        return MeasuredLeakCheck(report: report, pause: pause)
+        steps.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
+        return MeasuredLeakCheck(report: report, pause: steps.frozen, steps: steps)
     }
 }

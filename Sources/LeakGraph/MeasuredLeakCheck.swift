@@ -8,10 +8,13 @@ public struct MeasuredLeakCheck: Sendable {
     /// one waited at most this long. The rest of the check (analysis of the leaked objects,
     /// symbolization, building the report) runs while they go on.
     public var pause: Duration
+    /// How long each step of the check took (``LeakCheckSteps/frozen`` is ``pause``).
+    public var steps: LeakCheckSteps
 
     /// Creates a measured check.
-    public init(report: LeakReport, pause: Duration) {
+    public init(report: LeakReport, pause: Duration, steps: LeakCheckSteps = LeakCheckSteps()) {
         self.report = report
         self.pause = pause
+        self.steps = steps
     }
 }

@@ -6,7 +6,8 @@ extension LeakAnalysis {
     struct Reachability {
         /// Per node: reachable from a root over strong references (`false`: leaked).
         var reached: [Bool]
-        /// Per node: a root (an unexplained or impossible external count, or excluded by the proof).
+        /// Per node: a root (an unexplained or impossible external count, or excluded by the proof);
+        /// empty when the caller did not ask (``leakedNodes(of:orphans:)``).
         var isRoot: [Bool]
         /// Nodes with more strong in-edges than their retain count, ascending.
         var anomalies: [Int]
@@ -27,7 +28,7 @@ extension LeakAnalysis {
         let counts = graph.retainCounts
         var isOrphan = [Bool](repeating: false, count: orphans.isEmpty ? 0 : graph.nodeCount)
         for node in orphans { isOrphan[node] = true }
-        let reachability = reachability(StrongAdjacency(graph), isOrphan: isOrphan) { Int(counts[$0]) }
+        let reachability = reachability(StrongAdjacency(graph), isOrphan: isOrphan, keepsRoots: false) { Int(counts[$0]) }
         var leaked: [Int] = []
         for node in 0 ..< graph.nodeCount where !reachability.reached[node] {
             leaked.append(node)
@@ -58,23 +59,38 @@ extension LeakAnalysis {
     /// - Complexity: O(*n* + *e*).
     /// `isOrphan` (empty, or one entry per node) marks the nodes whose unexplained retains the holder
     /// scan proved held by nothing: they are no roots, and their proof allows those retains.
-    static func reachability(_ strongOut: StrongAdjacency, isOrphan: [Bool] = [], retainCount: (Int) -> Int) -> Reachability {
+    /// `keepsRoots: false` leaves ``Reachability/isRoot`` empty (a byte per node less).
+    static func reachability(
+        _ strongOut: StrongAdjacency, isOrphan: [Bool] = [], keepsRoots: Bool = true, retainCount: (Int) -> Int
+    ) -> Reachability {
+        // The passes below run over every node and edge (millions in a big heap): they read the CSR
+        // arrays through buffers, not a slice per node.
+        strongOut.withUnsafeCSR { offsets, targets in
+            reachability(
+                nodeCount: strongOut.nodeCount, offsets: offsets, targets: targets, isOrphan: isOrphan, keepsRoots: keepsRoots,
+                retainCount: retainCount)
+        }
+    }
+
+    private static func reachability(
+        nodeCount: Int, offsets: UnsafeBufferPointer<UInt32>, targets: UnsafeBufferPointer<UInt32>, isOrphan: [Bool],
+        keepsRoots: Bool, retainCount: (Int) -> Int
+    ) -> Reachability {
         let orphaned = { (node: Int) in !isOrphan.isEmpty && isOrphan[node] }
-        let nodeCount = strongOut.nodeCount
         // 1. External references (`retainCount − strong in-degree`) and roots.
         var counted = [UInt32](repeating: 0, count: nodeCount)
-        for node in 0 ..< nodeCount {
-            for target in strongOut.neighbors(of: node) {
-                counted[target] += 1
+        counted.withUnsafeMutableBufferPointer { counted in
+            for target in targets {
+                counted[Int(target)] &+= 1
             }
         }
-        var isRoot = [Bool](repeating: false, count: nodeCount)
+        var isRoot = [Bool](repeating: false, count: keepsRoots ? nodeCount : 0)
         var anomalies: [Int] = []
         var seeds: [UInt32] = []
         for node in 0 ..< nodeCount {
             let external = retainCount(node) - Int(counted[node])
             if external < 0 || (external > 0 && !orphaned(node)) {
-                isRoot[node] = true
+                if keepsRoots { isRoot[node] = true }
                 seeds.append(UInt32(node))
             }
             if external < 0 {
@@ -89,23 +105,35 @@ extension LeakAnalysis {
         var stack: [UInt32] = []
         var excluded: [Int] = []
         while true {
-            for seed in seeds where !reached[Int(seed)] {
-                reached[Int(seed)] = true
-                stack.append(seed)
-                while let node = stack.popLast() {
-                    for target in strongOut.neighbors(of: Int(node)) where !reached[target] {
-                        reached[target] = true
-                        stack.append(UInt32(target))
+            reached.withUnsafeMutableBufferPointer { reached in
+                for seed in seeds where !reached[Int(seed)] {
+                    reached[Int(seed)] = true
+                    stack.append(seed)
+                    while let node = stack.popLast() {
+                        for edge in Int(offsets[Int(node)]) ..< Int(offsets[Int(node) + 1]) {
+                            let target = Int(targets[edge])
+                            if !reached[target] {
+                                reached[target] = true
+                                stack.append(UInt32(target))
+                            }
+                        }
                     }
                 }
             }
             // Strong in-edges of every unreached node from unreached nodes.
-            for node in 0 ..< nodeCount where !reached[node] {
-                counted[node] = 0
-            }
-            for node in 0 ..< nodeCount where !reached[node] {
-                for target in strongOut.neighbors(of: node) where !reached[target] {
-                    counted[target] += 1
+            counted.withUnsafeMutableBufferPointer { counted in
+                reached.withUnsafeBufferPointer { reached in
+                    for node in 0 ..< nodeCount where !reached[node] {
+                        counted[node] = 0
+                    }
+                    for node in 0 ..< nodeCount where !reached[node] {
+                        for edge in Int(offsets[node]) ..< Int(offsets[node + 1]) {
+                            let target = Int(targets[edge])
+                            if !reached[target] {
+                                counted[target] &+= 1
+                            }
+                        }
+                    }
                 }
             }
             var failures: [UInt32] = []
@@ -116,7 +144,7 @@ extension LeakAnalysis {
             }
             if failures.isEmpty { break }
             for node in failures {
-                isRoot[Int(node)] = true
+                if keepsRoots { isRoot[Int(node)] = true }
                 excluded.append(Int(node))
             }
             seeds = failures

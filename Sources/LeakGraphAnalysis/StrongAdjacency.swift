@@ -71,6 +71,17 @@ package struct StrongAdjacency: Sendable, Equatable {
         targets[Int(offsets[node]) ..< Int(offsets[node + 1])].lazy.map { Int($0) }
     }
 
+    /// Calls `body` with the CSR arrays themselves: node `n`'s neighbours are
+    /// `targets[offsets[n] ..< offsets[n + 1]]`. For passes over every node, where ``neighbors(of:)``
+    /// would pay a slice per node.
+    package func withUnsafeCSR<R>(
+        _ body: (_ offsets: UnsafeBufferPointer<UInt32>, _ targets: UnsafeBufferPointer<UInt32>) throws -> R
+    ) rethrows -> R {
+        try offsets.withUnsafeBufferPointer { offsets in
+            try targets.withUnsafeBufferPointer { targets in try body(offsets, targets) }
+        }
+    }
+
     /// The number of strong edges leaving `node` (duplicates counted).
     ///
     /// - Complexity: O(1).

@@ -8,7 +8,7 @@ import CLeakGraphHook
 /// creates, structured or `Task { }`, which inherit task-local values) allocates into it. An
 /// allocation made outside any task (a Dispatch worker, a `Thread`) is stamped with the one open
 /// scope when exactly one is open (tests run one at a time), and with none otherwise; one made in
-/// a task that carries no scope (another test, a detached task) gets none. ``end()`` closes the scope: its records lose the stamp, so the id can be reused.
+/// a task that carries no scope (another test, a detached task) gets none. ``end(givingObjectsToParent:)`` closes the scope: its records lose the stamp (or take the enclosing scope's), so the id can be reused.
 ///
 /// Up to 4,095 scopes can be open at once.
 public struct AllocationScope: Sendable, Hashable {
@@ -24,16 +24,33 @@ public struct AllocationScope: Sendable, Hashable {
     /// The scope the current task (or thread) allocates into, as a hook token (0 for none).
     @TaskLocal static var currentToken: UInt64 = 0
 
-    /// Opens a scope. Returns `nil` when the recorder is not installed or 4,095 scopes are open.
+    /// Opens a scope, nested in the current task's scope when it has one (see ``parentToken``).
+    /// Returns `nil` when the recorder is not installed or 4,095 scopes are open.
+    ///
+    /// A nested scope (a budget inside a leak check, a check inside a checked test) takes the objects
+    /// made while it is current; ``end(givingObjectsToParent:)`` decides whether they then go back to
+    /// the scope it is nested in. While the open scopes form one chain, an allocation no task
+    /// attributes goes to the innermost.
     public static func begin() -> AllocationScope? {
         registerSource
-        let token = lg_scope_begin()
+        let token = lg_scope_begin_within(parentToken)
         return token == 0 ? nil : AllocationScope(token: token)
     }
 
-    /// Closes the scope (once; later calls do nothing). Its objects stay recorded, unscoped.
-    public func end() {
-        lg_scope_end(token)
+    /// The token of the scope a scope opened now is nested in: the current task's (or thread's)
+    /// scope, 0 for none.
+    public static var parentToken: UInt64 { currentToken }
+
+    /// Closes the scope (once; later calls do nothing). Its objects stay recorded, unscoped — or, with
+    /// `givingObjectsToParent`, stamped with the scope it was nested in when that one is still open (an
+    /// allocation count leaves what it counted to the leak check around it; a leak check, which judged
+    /// its objects, does not hand them to another).
+    public func end(givingObjectsToParent: Bool = false) {
+        if givingObjectsToParent {
+            lg_scope_end_into_parent(token)
+        } else {
+            lg_scope_end(token)
+        }
     }
 
     /// Runs `body` with its allocations, and those of the tasks it creates, stamped with this scope.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a program allocated between a generation mark and now and still holds
 /// (`Generation.growth(limit:)`): objects grouped by type and creation site, most bytes first.
@@ -56,9 +56,9 @@ public struct GenerationGrowth: Sendable, Codable, Hashable {
     /// The growth as text: a heading with the totals, then one line per group —
     /// `CacheEntry × 1,000 (48,000 bytes) created at main.swift:12 in Cache.insert(_:)`.
     public var text: String {
-        let seconds = until.timeIntervalSince(since)
+        let tenths = max(0, Int((until.timeIntervalSince(since) * 10).rounded()))
         var lines = [
-            "GROWTH SINCE THE MARK (\(String(format: "%.1f", seconds)) s): "
+            "GROWTH SINCE THE MARK (\(tenths / 10).\(tenths % 10) s): "
                 + "\(ReportNaming.count(objects, "object")), \(ReportNaming.count(bytes, "byte")) still alive"
         ]
         for row in rows {

@@ -22,7 +22,9 @@ extension LeakReport {
     /// renumbered so that they stay unique and consistent (a leak's `cycle`, a cycle's `members`, `holds`
     /// and `heldCycles`, a suspect's `from`, `to` and `reference`, a proof's `inEdges`); every cycle is
     /// marked with its run's name (``LeakReport/Cycle/run``). Fingerprints and known-library-leak marks
-    /// are kept as they are. Summaries are added up; diagnostics are concatenated.
+    /// are kept as they are. Summaries are added up; diagnostics are concatenated; allocation profiles
+    /// are added up (``AllocationProfile/init(combining:)``); per-test counts are concatenated, each marked
+    /// with its run.
     ///
     /// - Complexity: O(total size of the reports).
     public init(combining runs: [NamedRun], program: Program) {
@@ -79,5 +81,10 @@ extension LeakReport {
         self.init(
             program: program, summary: summary, leaks: leaks, references: references, cycles: cycles,
             diagnostics: diagnostics)
+        allocations = AllocationProfile(combining: runs.compactMap(\.report.allocations))
+        let tests = runs.flatMap { run in
+            (run.report.testAllocations ?? []).map { TestAllocations(test: $0.test, run: run.name, allocations: $0.allocations) }
+        }
+        testAllocations = runs.contains { $0.report.testAllocations != nil } ? tests : nil
     }
 }

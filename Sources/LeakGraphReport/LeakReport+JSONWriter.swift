@@ -8,7 +8,8 @@ import LeakGraphModel
 /// each object's keys in byte order, `null` for an absent leak `cycle` or `stack` and a frame's unknown
 /// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`, `otherCuts`,
 /// `knownLibraryLeak`, `heldByKnownLibraryLeak`, `kind`, `run`, `suppressed` and `tests`, a suppression's `line` and `reason`,
-/// a suspect's `reference`, a dictionary step's `key`, the report's `liveTypes` and `why`, a retainer link's `label` and `path`, a query's `matchedTypes`,
+/// a suspect's `reference`, a dictionary step's `key`, the report's `liveTypes`, `why`, `allocations` and `testAllocations`, a test's `run`, an allocation
+/// site's `function`, `file` and `line`, a retainer link's `label` and `path`, a query's `matchedTypes`,
 /// a holder's `name`, `location` and `address`) left out. Schema version 2
 /// and later write the `stacks` table; version 1 a `backtrace` per leak. The tests hold it to
 /// `JSONEncoder`'s output, document for document.
@@ -20,6 +21,10 @@ extension LeakReport {
         let stackTable = schemaVersion >= 2 ? StackTable(leaks) : nil
         var json = JSONText(prettyPrinted: prettyPrinted, capacity: estimatedJSONSize(prettyPrinted: prettyPrinted))
         json.openObject()
+        if let allocations {
+            json.key("allocations")
+            json.write(allocations)
+        }
         if let crash {
             json.key("crash")
             json.write(crash)
@@ -83,6 +88,15 @@ extension LeakReport {
         }
         json.key("summary")
         json.write(summary)
+        if let testAllocations {
+            json.key("testAllocations")
+            json.openArray()
+            for row in testAllocations {
+                json.element()
+                json.write(row)
+            }
+            json.closeArray()
+        }
         json.key("verdict")
         json.string(verdict.rawValue)
         if let why {
@@ -448,6 +462,10 @@ extension JSONText {
         case .taskClosure: kind("taskClosure")
         case .resumesTask: kind("resumesTask")
         case .suspendedForever: kind("suspendedForever")
+        case .rawPointer(let field, let offset): kindFieldAndOffset("rawPointer", field, offset)
+        case .ownedMemoryPointer(let field, let offset): kindFieldAndOffset("ownedMemoryPointer", field, offset)
+        case .asyncFrames: kind("asyncFrames")
+        case .childTask: kind("childTask")
         case .label(let text):
             kind("label")
             key("text")
@@ -460,6 +478,17 @@ extension JSONText {
     private mutating func kind(_ name: String) {
         key("kind")
         string(name)
+    }
+
+    /// A raw pointer step's `kind`, `name` (when the word is in a stored property) and `offset` members.
+    private mutating func kindFieldAndOffset(_ kindName: String, _ field: String?, _ offset: Int) {
+        kind(kindName)
+        if let field {
+            key("name")
+            string(field)
+        }
+        key("offset")
+        integer(offset)
     }
 
     /// A step's `kind` and `name` members.

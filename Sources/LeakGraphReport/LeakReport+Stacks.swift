@@ -7,6 +7,7 @@ import LeakGraphModel
 extension LeakReport {
     private enum Keys: String, CodingKey {
         case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks, liveTypes, why, verdict, crash
+        case allocations, testAllocations
     }
 
     /// One leak as version 2 writes it: the leak's own fields, with `stack` in place of its backtrace.
@@ -67,6 +68,8 @@ extension LeakReport {
         liveTypes = try container.decodeIfPresent([TypeTally].self, forKey: .liveTypes)
         why = try container.decodeIfPresent([RetainerQuery].self, forKey: .why)
         crash = try container.decodeIfPresent(Crash.self, forKey: .crash)
+        allocations = try container.decodeIfPresent(AllocationProfile.self, forKey: .allocations)
+        testAllocations = try container.decodeIfPresent([TestAllocations].self, forKey: .testAllocations)
     }
 
     /// Writes the report in the form of its ``schemaVersion``: 2 and later with the stack table, 1 with a
@@ -107,6 +110,8 @@ extension LeakReport {
         try container.encodeIfPresent(liveTypes, forKey: .liveTypes)
         try container.encodeIfPresent(why, forKey: .why)
         try container.encodeIfPresent(crash, forKey: .crash)
+        try container.encodeIfPresent(allocations, forKey: .allocations)
+        try container.encodeIfPresent(testAllocations, forKey: .testAllocations)
         try container.encode(verdict.rawValue, forKey: .verdict)
     }
 }

@@ -27,6 +27,11 @@ public struct LeakReport: Sendable, Codable, Equatable {
     public var why: [RetainerQuery]?
     /// What the program left when it crashed (additional field, absent otherwise): then no leak check ran.
     public var crash: Crash?
+    /// Every Swift allocation of the run by type and creation site, when asked for
+    /// (`leakgraph run --allocations`; additional field, absent otherwise).
+    public var allocations: AllocationProfile?
+    /// What each test allocated (`leakgraph test --allocations`; additional field, absent otherwise).
+    public var testAllocations: [TestAllocations]?
 
 
     /// The schema version this library writes: 2, which stores each distinct backtrace once (a `stacks`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The few facts about a report that `leakgraph run` needs when the checked program rendered the
 /// report's files itself: the program the JSON report names, the totals (for the text summary's

@@ -87,6 +87,12 @@ public enum FramePolicy {
         return isToolchainOrSystemLibrary(module) ? .library : .user
     }
 
+    /// Whether `module` is a Swift module shipped with the toolchain (`Swift`, `Foundation`, `Dispatch`,
+    /// `XCTest`, `Testing`, …): its types and inlined code are library code.
+    public static func isToolchainModule(_ module: String) -> Bool {
+        toolchainSwiftModules.contains(Substring(module))
+    }
+
     private static let runtimeFunctionPrefixes = ["swift_", "_swift_", "lg_", "__libc"]
     private static let runtimeModulePrefixes = ["libswiftCore.so", "libc.so", "ld-linux", "libLeakGraphPreload.so"]
     private static let toolchainModulePrefixes = [

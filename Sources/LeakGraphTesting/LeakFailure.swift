@@ -1,3 +1,4 @@
+import CLeakGraphContract
 import Foundation
 import LeakGraph
 #if HTMLReports
@@ -121,7 +122,7 @@ struct ReportFiles: CustomStringConvertible {
     /// The folder reports go to: `LEAKGRAPH_REPORT_DIR`, else `.build/leakgraph-reports` of the
     /// package whose sources contain `sourcePath`, else `leakgraph-reports` in the temporary folder.
     static func directory(near sourcePath: String) -> URL {
-        if let configured = ProcessInfo.processInfo.environment["LEAKGRAPH_REPORT_DIR"], !configured.isEmpty {
+        if let configured = ProcessInfo.processInfo.environment[LG_ENV_REPORT_DIR], !configured.isEmpty {
             return URL(fileURLWithPath: configured, isDirectory: true)
         }
         var folder = URL(fileURLWithPath: sourcePath).deletingLastPathComponent()

@@ -13,9 +13,10 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] [--why <type>…] [--leak-exit-code <n>] [--baseline <file>] \
-                [--write-baseline <file>] [--every <duration> [--report-dir <dir>] [--check-signal <signal>]] \
-                -- <executable> [<argument> ...]
+                [--junit <path>] [--sarif <path>] [--expand] [--frames <n>] [--live-histogram] [--allocations] [--why <type>…] [--leak-exit-code <n>] [--baseline <file>] \
+                [--write-baseline <file>] [--snapshot <file>] \
+                [--every <duration> [--report-dir <dir>] [--snapshot-dir <dir>] [--check-signal <signal>]] \
+                [--verbose] -- <executable> [<argument> ...]
                 """,
             discussion: """
                 The program runs with libLeakGraphPreload.so preloaded; when it exits normally (main \
@@ -34,6 +35,15 @@ extension Leakgraph {
                 with libgvc). With one root cycle PATH gets its graph; with several, PATH gets an \
                 overview and each cycle its own file, PATH with -cycle-N before the extension \
                 (ring.svg → ring-cycle-1.svg, …). The HTML report is one self-contained file.
+
+                --allocations counts every Swift heap object the program makes, from before main to the \
+                exit check, by type and creation site: objects and bytes made and how many are still alive at \
+                exit (docs/allocations.md).
+
+                --snapshot writes a heap snapshot at exit from the same walk: every live object and \
+                reference, the roots and what holds them (docs/snapshots.md); with --every, \
+                --snapshot-dir keeps one per check. Read them with `leakgraph snapshot` or \
+                `leakgraph serve`.
 
                 --baseline accepts the leaks a baseline file lists (by fingerprint, type or creation \
                 site): they stay in the report, marked suppressed, and do not fail the run. \
@@ -71,6 +81,14 @@ extension Leakgraph {
             help: "Also count every live object at exit by type, in the JSON report (for `leakgraph diff`).")
         var liveHistogram = false
 
+        /// Whether the report carries the allocation profile (`allocations`, `LEAKGRAPH_ALLOCATIONS`).
+        @Flag(
+            name: .customLong("allocations"),
+            help: ArgumentHelp(
+                "Also count every Swift allocation by type and creation site: objects and bytes made, still alive at exit "
+                    + "(the most allocating sites in the text, every one in the JSON and HTML; compare two with `leakgraph diff`)."))
+        var allocations = false
+
         /// The exit status when leaks are found and the program exited with 0 (`--leak-exit-code`).
         @OptionGroup var leakStatus: LeakStatusOptions
 
@@ -79,6 +97,9 @@ extension Leakgraph {
 
         /// Types whose live objects the report explains (`--why`).
         @OptionGroup var why: WhyOptions
+
+        /// The heap snapshot at exit (`--snapshot`).
+        @OptionGroup var snapshot: SnapshotOptions
 
         /// The accepted leaks (`--baseline`, `--write-baseline`).
         @OptionGroup var baselineOptions: BaselineOptions
@@ -119,16 +140,26 @@ extension Leakgraph {
                 guard monitor.every == nil else {
                     throw ToolError("--every checks one program; run the Swift program directly, not the script \(executable)")
                 }
+                guard snapshot.path == nil else {
+                    throw ToolError("--snapshot takes one program's heap; run the Swift program directly, not the script \(executable)")
+                }
             } else {
                 try RuntimeLinkageCheck.check(executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
             }
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
+            let snapshotPath = try snapshot.checkedPath()
             let baseline = try baselineOptions.load()
 
             let workspace = try ReportWorkspace.create(environment: environment)
             defer { workspace.remove() }
-            let childEnvironment = environment.merging(why.environment) { _, why in why }
+            var childEnvironment = environment.merging(why.environment) { _, why in why }
+                .merging(SnapshotOptions.environment(snapshotPath)) { _, snapshot in snapshot }
+            // `--verbose` (OutputOptions): the check at exit also says how long each of its steps took.
+            if outputs.verbose {
+                childEnvironment[LG_ENV_VERBOSE] = "1"
+            }
+            childEnvironment[LG_ENV_ALLOCATIONS] = allocations ? "1" : nil
             let check =
                 script
                 ? try FollowedProcesses.check(
@@ -150,6 +181,10 @@ extension Leakgraph {
                 verdict: exit.verdictText(synopsis), exitStatus: exit.status,
                 sourceRoot: FileManager.default.currentDirectoryPath)
             var textPath = outputs.textPath
+            if let snapshotPath, let failure = Run.snapshotFailure(in: workspace, check: judged, path: snapshotPath) {
+                printError("leakgraph: \(failure)")
+                exit.outputFailed = true
+            }
             do throws(ToolError) {
                 try Run.publish(judged, to: outputs, summarize: false, context: context)
             } catch {
@@ -189,6 +224,18 @@ extension Leakgraph {
                 in: workspace, asked: rendering, termination: termination, program: executable,
                 arguments: Array(command.dropFirst())
             )
+        }
+
+        /// Why the snapshot `--snapshot` asked for is not at `path`, or `nil` when it was written: the
+        /// program's own sentence, or the crash that left no snapshot.
+        static func snapshotFailure(in workspace: ReportWorkspace, check: FinishedCheck, path: String) -> String? {
+            if let data = FileManager.default.contents(atPath: workspace.reportPath + LG_REPORT_SNAPSHOT_ERROR_SUFFIX) {
+                return String(decoding: data, as: UTF8.self)
+            }
+            if case .decoded(let report) = check, report.crash != nil {
+                return "no snapshot was written to \(path): the program crashed before its check at exit"
+            }
+            return FileManager.default.fileExists(atPath: path) ? nil : "no snapshot was written to \(path)"
         }
 
         /// Turns what the preload library left and how the program ended into the check's result: the

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLeakGraphContract
 import LeakGraphReport
 import LeakGraphSymbolication
 
@@ -12,6 +13,8 @@ extension Leakgraph {
             usage: """
                 leakgraph test [--package-path <path>] [--scratch-path <path>] [--json <path>] [--text <path>] \
                 [--dot <path>] [--svg <path>] [--html <path>] [--frames <n>] [--baseline <file>] [--write-baseline <file>] \
+                [--allocations] [--allocation-thresholds <file>] [--write-allocation-thresholds <file>] \
+                [--allocation-tolerance <percent>] \
                 [-- <swift build argument> ...]
                 """,
             discussion: """
@@ -23,10 +26,16 @@ extension Leakgraph {
                 --list-tests) is skipped with one line. The two reports are printed as one; each root cycle \
                 says which run it was found in. Output options work as for `leakgraph run`.
 
+                --allocations counts what each test allocates (by the test scope each test runs in) and every \
+                allocation of each run; --write-allocation-thresholds records each test's count in a file, and \
+                --allocation-thresholds fails the run when a test makes more objects than recorded plus \
+                --allocation-tolerance percent, naming the types and sites that grew (docs/allocations.md).
+
                 Exit status: the tests' own status when they failed (XCTest and Swift Testing exit with 1; \
                 the last line names each run and its status); else 23 when the package's code leaks \
                 (--leak-exit-code; known leaks of libraries, such as the cycle XCTest itself leaves, and leaks a \
-                baseline accepts are reported but do not fail the run); else 0. 2 for a usage or tool error (not \
+                baseline accepts are reported but do not fail the run); else 24 when a test allocated more than \
+                its --allocation-thresholds count; else 0. 2 for a usage or tool error (not \
                 a package, the build failed — its output is shown —, a test run crashed, …). The last line on \
                 standard error states the leak verdict, how the tests ended and the exit status \
                 (docs/exit-status.md).
@@ -53,6 +62,9 @@ extension Leakgraph {
         /// The accepted leaks (`--baseline`, `--write-baseline`).
         @OptionGroup var baselineOptions: BaselineOptions
 
+        /// Per-test allocation counts and their thresholds (`--allocations`, `--allocation-thresholds`, …).
+        @OptionGroup var allocationOptions: AllocationThresholdOptions
+
         /// The exit status when the package's code leaks and the tests passed (`--leak-exit-code`).
         @OptionGroup var leakStatus: LeakStatusOptions
 
@@ -76,6 +88,7 @@ extension Leakgraph {
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
             let baseline = try baselineOptions.load()
+            let thresholds = try allocationOptions.load()
             let package = try PackageTestBuild(
                 packagePath: packagePath, scratchPath: scratchPath, extraArguments: buildArguments)
             let bundle = try package.build(environment: environment)
@@ -92,9 +105,11 @@ extension Leakgraph {
                 do throws(ToolError) {
                     let workspace = try ReportWorkspace.create(environment: environment)
                     defer { workspace.remove() }
+                    var runEnvironment = environment
+                    runEnvironment[LG_ENV_ALLOCATIONS] = allocationOptions.isCounting ? "1" : nil
                     let check = try Run.check(
                         executable: bundle, command: command, frames: frames, preloadLibrary: preloadLibrary,
-                        environment: environment, rendering: ChildRendering(), in: workspace)
+                        environment: runEnvironment, rendering: ChildRendering(), in: workspace)
                     guard case .decoded(let report) = check else {
                         throw ToolError("the report was rendered by the program instead of decoded")
                     }
@@ -117,6 +132,7 @@ extension Leakgraph {
                 programStatus: Int32(truncatingIfNeeded: program.exitStatus), verdict: report.verdict, leakStatus: leakStatus.status)
             exit.subject = "the tests"
             exit.ending = Test.ending(of: runs)
+            exit.allocationsGrew = try allocationOptions.judge(report, against: thresholds)
             let synopsis = ReportSynopsis(report)
             let context = RenderContext(
                 command: (["leakgraph", "test"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted).joined(separator: " "),

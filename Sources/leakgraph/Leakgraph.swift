@@ -15,7 +15,7 @@ struct Leakgraph: ParsableCommand {
             when the new report has new or more leaks, 2 for a usage or tool error, else 0.
             """,
         version: LeakgraphVersion.text,
-        subcommands: [Run.self, Test.self, Report.self, Diff.self]
+        subcommands: [Run.self, Test.self, Report.self, Diff.self, Snapshot.self, Serve.self]
     )
 
     /// Parses the command line, runs the subcommand and ends as ``ErrorMessage`` says for what it

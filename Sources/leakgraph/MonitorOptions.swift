@@ -25,6 +25,14 @@ struct MonitorOptions: ParsableArguments {
             valueName: "dir"))
     var reportDirectory: String?
 
+    /// Where every check also writes a heap snapshot.
+    @Option(
+        name: .customLong("snapshot-dir"),
+        help: ArgumentHelp(
+            "With --every: also write a heap snapshot of every check (and of each check the signal asks for) into this folder (the newest \(LG_MONITOR_KEPT_SNAPSHOTS) kept).",
+            valueName: "dir"))
+    var snapshotDirectory: String?
+
     /// The signal that asks for a check now.
     @Option(
         name: .customLong("check-signal"),
@@ -61,6 +69,9 @@ struct MonitorOptions: ParsableArguments {
         if try intervalMilliseconds() == nil, reportDirectory != nil {
             throw ValidationError("--report-dir needs --every: it is where the checks made while the program runs write")
         }
+        if try intervalMilliseconds() == nil, snapshotDirectory != nil {
+            throw ValidationError("--snapshot-dir needs --every: it keeps a snapshot of each check made while the program runs (--snapshot FILE takes one at exit)")
+        }
         if try intervalMilliseconds() == nil, checkSignal != nil {
             throw ValidationError("--check-signal needs --every: it asks the checks made while the program runs for one now")
         }
@@ -70,12 +81,17 @@ struct MonitorOptions: ParsableArguments {
     func environment() throws(ValidationError) -> [String: String] {
         guard let interval = try intervalMilliseconds() else { return [:] }
         var variables = [LG_ENV_MONITOR_INTERVAL: String(interval), LG_ENV_MONITOR_SIGNAL: String(try signalNumber())]
-        if let reportDirectory {
-            variables[LG_ENV_MONITOR_DIRECTORY] =
-                reportDirectory.hasPrefix("/")
-                ? reportDirectory
-                : URL(fileURLWithPath: reportDirectory, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        func absolute(_ path: String) -> String {
+            path.hasPrefix("/")
+                ? path
+                : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
                     .standardizedFileURL.path
+        }
+        if let reportDirectory {
+            variables[LG_ENV_MONITOR_DIRECTORY] = absolute(reportDirectory)
+        }
+        if let snapshotDirectory {
+            variables[LG_ENV_MONITOR_SNAPSHOT_DIRECTORY] = absolute(snapshotDirectory)
         }
         return variables
     }

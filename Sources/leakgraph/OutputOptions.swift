@@ -49,10 +49,14 @@ struct OutputOptions: ParsableArguments {
         help: "In the text, show every root cycle in full (by default cycles with one fingerprint are one section and known library leaks one line).")
     var expand = false
 
-    /// Every walk diagnostic in the text.
+    /// Every walk diagnostic in the text; for `leakgraph run`, the check's step times too (`LEAKGRAPH_VERBOSE`).
     @Flag(
         name: .customLong("verbose"),
-        help: "In the text, list every object that could not be read exactly (by default those of the Swift runtime, Foundation, Dispatch and the test libraries are counted in one line).")
+        help: """
+            In the text, list every object that could not be read exactly (by default those of the Swift runtime, Foundation, \
+            Dispatch and the test libraries are counted in one line). `run` also says on standard error how long each step of \
+            the check at exit took (walk, orphan scan, analysis, writing) and its peak memory.
+            """)
     var verbose = false
 
     /// How the text summary is written.

@@ -8,6 +8,8 @@ import Glibc
 enum PreloadLibraryLocator {
     /// The file name SwiftPM gives the `LeakGraphPreload` dynamic-library product.
     static let fileName = "libLeakGraphPreload.so"
+    /// The library the preload library loads from its own folder when a check runs.
+    static let checkerFileName = LG_CHECKER_LIBRARY_NAME
     /// The environment variable that overrides where the library is looked for.
     static let overrideVariable = LG_ENV_PRELOAD_LIBRARY
 
@@ -21,8 +23,9 @@ enum PreloadLibraryLocator {
 
     /// The absolute path of the preload library: `$LEAKGRAPH_PRELOAD_LIBRARY` when set (an explicit
     /// choice wins), else the first of ``candidates(besideExecutableIn:)`` for the running `leakgraph`
-    /// executable (found through `/proc/self/exe`, so a symlink to it in another `bin/` works too).
-    /// - Throws: ``ToolError`` when the library is not there.
+    /// executable (found through `/proc/self/exe`, so a symlink to it in another `bin/` works too),
+    /// with the checker library beside it.
+    /// - Throws: ``ToolError`` when the library is not there, or the checker library not beside it.
     static func locate(environment: [String: String]) throws(ToolError) -> String {
         if let override = environment[overrideVariable], !override.isEmpty {
             guard let path = absolutePath(override), access(path, R_OK) == 0 else {
@@ -41,7 +44,14 @@ enum PreloadLibraryLocator {
                     + "install LeakGraph with scripts/install, run `swift build` to build it, or set \(overrideVariable)"
             )
         }
-        return absolutePath(found) ?? found
+        let library = absolutePath(found) ?? found
+        let checker = String(library[..<(library.lastIndex(of: "/") ?? library.startIndex)]) + "/" + checkerFileName
+        guard access(checker, R_OK) == 0 else {
+            throw ToolError(
+                "cannot find \(checkerFileName) beside \(library), which loads it to check the program; "
+                    + "install LeakGraph with scripts/install, or run `swift build` to build it")
+        }
+        return library
     }
 
     /// The test observer library beside the preload library at `preloadLibrary` (an absolute path), when

@@ -9,12 +9,16 @@ import LeakGraphReport
 /// | exited with 0 (passed) | none | 0 |
 /// | exited with 0 (passed) | found | the leak status (23, `--leak-exit-code`) |
 /// | exited with N ≠ 0 (failed: XCTest and Swift Testing exit with 1) | either | N: the program's failure wins; the final line still names the leaks |
+/// | (passed, a test over its `--allocation-thresholds` count) | none | (24) |
 ///
 /// Tool and usage errors (exit status 2) never get here (``ToolError``).
 struct RunExitStatus: Equatable {
     /// The status `leakgraph run` exits with when leaks are found and the program exited with 0:
     /// LeakSanitizer's, so that it differs from the 1 test runners exit with when a test fails.
     static let defaultLeakStatus: Int32 = 23
+    /// The status `leakgraph test` exits with when the tests passed without leaks but a test allocated
+    /// more than its recorded count (`--allocation-thresholds`).
+    static let allocationsGrewStatus: Int32 = 24
     /// The values `--leak-exit-code` accepts.
     static let leakStatusRange: ClosedRange<Int> = 0...255
 
@@ -24,6 +28,9 @@ struct RunExitStatus: Equatable {
     var verdict: LeakReport.Verdict
     /// The status for leaks found (`--leak-exit-code`).
     var leakStatus: Int32
+    /// Whether a test allocated more than its recorded count (`leakgraph test --allocation-thresholds`):
+    /// ``allocationsGrewStatus`` when nothing above decides the status.
+    var allocationsGrew = false
     /// Whether an output could not be written: a tool error, whatever the verdict.
     var outputFailed = false
     /// The signal that ended the program after the check (it did not handle it): `leakgraph run`
@@ -39,7 +46,8 @@ struct RunExitStatus: Equatable {
     var status: Int32 {
         if outputFailed { return ToolError.exitStatus }
         if programStatus != 0 { return programStatus }
-        return verdict == .leaksFound ? leakStatus : 0
+        if verdict == .leaksFound { return leakStatus }
+        return allocationsGrew ? Self.allocationsGrewStatus : 0
     }
 
     /// Why ``status`` is what it is, in a few words.
@@ -49,7 +57,9 @@ struct RunExitStatus: Equatable {
         if programStatus != 0 {
             return verdict == .leaksFound ? "\(ownStatus) wins over the leak status" : ownStatus
         }
-        return verdict == .leaksFound ? "leaks found" : subject == "the program" ? "no leaks, the program succeeded" : "no leaks, the tests passed"
+        if verdict == .leaksFound { return "leaks found" }
+        if allocationsGrew { return "no leaks; a test allocated more than its threshold" }
+        return subject == "the program" ? "no leaks, the program succeeded" : "no leaks, the tests passed"
     }
 
     /// The last line `leakgraph run` writes: the leak verdict, where the text summary went (when

@@ -40,4 +40,26 @@ struct DispatchFixtureTests {
             capturing?.references.map(\.label).sorted() == ["_block (closure)", "capture[0]", "capture[1]", "pending"],
             "\(capturing?.references ?? [])")
     }
+
+    @Test(
+        "a never-activated DispatchSource whose handler captures its owner, a queue's setSpecific value that is the queue's owner, a suspended OperationQueue whose operation captures its owner: found through the memory Dispatch and Foundation keep; kept, or activated, removed, drained: nothing",
+        arguments: Optimization.allCases)
+    func dispatchInternals(_ optimization: Optimization) async throws {
+        let report = try await checkFixture(
+            "DispatchInternals", optimization,
+            leaking: LeakExpectation([
+                CycleShape(members: ["Fixture.Monitor", "Dispatch.DispatchSource"]),
+                CycleShape(members: ["Fixture.Connection", "Dispatch.DispatchQueue", "Dispatch._DispatchSpecificValue<Fixture.Connection>"]),
+                CycleShape(
+                    members: ["Fixture.Uploader", "Foundation.OperationQueue", "Foundation.BlockOperation", "Dispatch.DispatchWorkItem", "(closureContext)"],
+                    holds: ["(other)", "Foundation.NSCondition", "Foundation.NSLock", "Foundation.NSLock", "Foundation.NSLock", "Foundation.NSLock"]),
+            ]),
+            cleanModes: ["kept", "released"])
+        guard let report else { return }
+        let labels = Set(report.references.map(\.label))
+        // libdispatch's source and queue are C memory only their Swift wrappers point to; the operation queue
+        // links its operations with Unmanaged references.
+        #expect(labels.isSuperset(of: ["__wrapped (malloc'd memory, raw pointer)", "__firstOperation (raw pointer)", "value"]), "\(labels)")
+        #expect(report.leaks.allSatisfy { $0.proof.map { $0.retainCount == $0.inEdges.count } == true }, "\(report.leaks)")
+    }
 }

@@ -30,6 +30,7 @@ struct InstallTests {
         let installed = prefix.appendingPathComponent("bin/leakgraph")
         #expect(FileManager.default.isExecutableFile(atPath: installed.path))
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/leakgraph/libLeakGraphPreload.so").path))
+        #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/leakgraph/libLeakGraphPreloadChecker.so").path))
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/leakgraph/libLeakGraphTestObserver.so").path))
         #expect(install.standardError.contains("installed \(installed.path) (leakgraph "), "\(install.summary)")
 
@@ -49,6 +50,19 @@ struct InstallTests {
         #expect(!missing.signaled && missing.status == 2, "\(missing.summary)")
         #expect(missing.standardError.hasPrefix("leakgraph: cannot find libLeakGraphPreload.so beside the leakgraph executable (looked in \(lonely.path)/libLeakGraphPreload.so and "), "\(missing.summary)")
         #expect(missing.standardError.contains("install LeakGraph with scripts/install"))
+
+        // The preload library without the checker it loads beside it: leakgraph says so before running anything.
+        let library = lonely.deletingLastPathComponent().appendingPathComponent("lib/leakgraph")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: prefix.appendingPathComponent("lib/leakgraph/libLeakGraphPreload.so"), to: library.appendingPathComponent("libLeakGraphPreload.so"))
+        let noChecker = try await runProcess(
+            lonely.appendingPathComponent("leakgraph"), arguments: ["run", "--", program, "exit", "0"], environment: cleanEnvironment())
+        #expect(!noChecker.signaled && noChecker.status == 2, "\(noChecker.summary)")
+        #expect(
+            noChecker.standardError.hasPrefix(
+                "leakgraph: cannot find libLeakGraphPreloadChecker.so beside \(library.path)/libLeakGraphPreload.so, which loads it"),
+            "\(noChecker.summary)")
     }
 
     @Test("scripts/install refuses an unknown argument")

@@ -91,6 +91,57 @@ final class AllocationScopeTests: XCTestCase, @unchecked Sendable {
         withExtendedLifetime((alone, shared)) {}
     }
 
+    func testANestedScopeGivesItsObjectsToItsParentWhenItEnds() throws {
+        let outer = try XCTUnwrap(AllocationScope.begin())
+        let (inner, made) = try outer.withCurrent {
+            let inner = try XCTUnwrap(AllocationScope.begin())
+            XCTAssertNotEqual(inner.id, outer.id)
+            return (inner, inner.withCurrent { makeProbes(5) })
+        }
+        XCTAssertEqual(Set(made.map { AllocationScope.scopeID(of: address(of: $0)) }), [inner.id])
+        // Both open, one nested in the other: a thread without a task allocates into the innermost.
+        let threaded = onAnotherThread { self.makeProbes(3) }
+        XCTAssertEqual(Set(threaded.map { AllocationScope.scopeID(of: address(of: $0)) }), [inner.id])
+        inner.end(givingObjectsToParent: true)
+        XCTAssertEqual(Set((made + threaded).map { AllocationScope.scopeID(of: address(of: $0)) }), [outer.id])
+        // A nested scope ended plainly (a leak check, which judged its objects) gives them to nobody.
+        let (judging, judged) = try outer.withCurrent {
+            let judging = try XCTUnwrap(AllocationScope.begin())
+            return (judging, judging.withCurrent { makeProbes(2) })
+        }
+        judging.end()
+        XCTAssertEqual(Set(judged.map { AllocationScope.scopeID(of: address(of: $0)) }), [0])
+        outer.end()
+        XCTAssertEqual(Set(made.map { AllocationScope.scopeID(of: address(of: $0)) }), [0])
+        withExtendedLifetime((made, threaded, judged)) {}
+    }
+
+    func testCountsOfNestedScopesAddUp() throws {
+        let outer = try XCTUnwrap(AllocationScope.begin())
+        XCTAssertTrue(outer.startCounting())
+        XCTAssertFalse(outer.startCounting(), "counted once")
+        let kept = outer.withCurrent { () -> [ScopeProbe] in
+            let inner = AllocationScope.begin()!
+            XCTAssertTrue(inner.startCounting())
+            let made = inner.withCurrent { makeProbes(7) }
+            let innerRows = inner.stopCounting()
+            inner.end()
+            XCTAssertEqual(probeCount(innerRows), 7)
+            return made + makeProbes(2)
+        }
+        let rows = outer.stopCounting()
+        outer.end()
+        XCTAssertEqual(probeCount(rows), 9, "the nested scope's objects count for the enclosing one too")
+        XCTAssertTrue(outer.stopCounting().isEmpty, "stopped once")
+        withExtendedLifetime(kept) {}
+    }
+
+    /// `ScopeProbe` objects in `rows`.
+    private func probeCount(_ rows: [AllocationCountRow]) -> Int {
+        let metadata = UInt(bitPattern: unsafeBitCast(ScopeProbe.self, to: UnsafeRawPointer.self))
+        return rows.filter { UInt($0.metadata) == metadata }.reduce(0) { $0 + Int($1.objects) }
+    }
+
     /// Runs `body` on a new thread (no task) and returns its result.
     private func onAnotherThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
         nonisolated(unsafe) var result: R?

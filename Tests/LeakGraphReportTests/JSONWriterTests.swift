@@ -20,6 +20,8 @@ struct JSONWriterTests {
         ("escapes and non-ASCII", WriterFixtures.escapes),
         ("escapes and non-ASCII, version 1", WriterFixtures.version1(WriterFixtures.escapes)),
         ("retainer chains (--why)", WriterFixtures.withRetainers),
+        ("allocation profile (--allocations)", AllocationFixtures.report),
+        ("per-test allocations", AllocationFixtures.testReport),
     ]
 
     /// The names of ``reports``: the test arguments.
@@ -151,7 +153,9 @@ enum WriterFixtures {
         .dictionaryKey(DictionaryKey(kind: .integer, text: "-42")), .dictionaryKey(nil),
         .dictionaryValue(DictionaryKey(kind: .string, text: "\"a\\\"b\"")), .dictionaryValue(nil), .setMember,
         .closureContext, .capture(1), .captureBox, .boxValue, .errorValue, .storage, .label("old label [3]"),
-        .taskHandle, .taskClosure, .resumesTask, .suspendedForever,
+        .taskHandle, .taskClosure, .resumesTask, .suspendedForever, .rawPointer(field: "context", offset: 24),
+        .rawPointer(field: nil, offset: 144), .ownedMemoryPointer(field: "registration", offset: 16),
+        .ownedMemoryPointer(field: nil, offset: 40), .asyncFrames, .childTask,
     ]
 
     /// Leaks with and without `cycle`, `proof` and backtraces; frames with and without `file` and

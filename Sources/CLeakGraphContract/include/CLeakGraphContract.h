@@ -33,11 +33,35 @@ extern "C" {
 /// `1`: the check at exit also counts every live object by type into the report's `liveTypes`
 /// (`leakgraph run --live-histogram`). Absent or anything else: it does not.
 #define LG_ENV_LIVE_TYPES "LEAKGRAPH_LIVE_TYPES"
+/// `1`: count every Swift allocation of the program by type and creation stack from the start (the
+/// allocation profile), and put the profile into the report's `allocations` at exit (`leakgraph run
+/// --allocations`). Absent or anything else: no profile, and the hook pays nothing for it.
+#define LG_ENV_ALLOCATIONS "LEAKGRAPH_ALLOCATIONS"
 /// Type names, one a line (any name the report prints, `App.Cache`, `Signal<Swift.Int, Swift.Never>.Observer`,
 /// or a short name, `Observer`; names may hold commas): the check at exit also says why the live objects
 /// of each are alive, into the report's `why` (`leakgraph run --why TYPE`). Absent or empty: it does
 /// not. At most 1,023 bytes.
 #define LG_ENV_WHY "LEAKGRAPH_WHY"
+
+/// Where the check at exit also writes a heap snapshot of the same walk (`leakgraph run --snapshot
+/// FILE`; an absolute path): through `<path>.partial`, renamed into place before the synopsis is
+/// written. A failure is one sentence in `<output>` + `LG_REPORT_SNAPSHOT_ERROR_SUFFIX`. Absent: none.
+#define LG_ENV_SNAPSHOT "LEAKGRAPH_SNAPSHOT"
+/// With `LG_ENV_MONITOR_INTERVAL`: the folder (absolute) where every check of the monitor also writes
+/// a heap snapshot (`leakgraph-<time>-<check>.lgsnap`, the newest LG_MONITOR_KEPT_SNAPSHOTS kept;
+/// `leakgraph run --every D --snapshot-dir DIR`). Absent: none.
+#define LG_ENV_MONITOR_SNAPSHOT_DIRECTORY "LEAKGRAPH_MONITOR_SNAPSHOT_DIRECTORY"
+/// How many snapshots the monitor keeps in LG_ENV_MONITOR_SNAPSHOT_DIRECTORY.
+#define LG_MONITOR_KEPT_SNAPSHOTS 10
+/// `0`: the check at exit does not run the orphan scan (it stops the program's other threads for a
+/// moment; docs/how-it-works.md, "Orphaned retains"). Absent or anything else: it does.
+#define LG_ENV_ORPHAN_SCAN "LEAKGRAPH_ORPHAN_SCAN"
+/// Set (any value): every orphan scan writes one line to standard error — candidates, bytes and
+/// mappings read, threads stopped and for how long (the measurement of docs/performance.md).
+#define LG_ENV_ORPHAN_SCAN_STATS "LEAKGRAPH_ORPHAN_SCAN_STATS"
+/// The folder where `assertNoLeaks` and `.checksForLeaks` write the report of a failed check (an
+/// absolute or relative path). Absent or empty: `.build/leakgraph-reports` of the package.
+#define LG_ENV_REPORT_DIR "LEAKGRAPH_REPORT_DIR"
 
 /// `1`: follow the processes the program starts (`leakgraph run SCRIPT`). `LG_ENV_OUTPUT` is then a
 /// directory: every process that uses the Swift runtime writes its own JSON report there, named
@@ -99,6 +123,9 @@ extern "C" {
 /// `<output>` + this: one sentence saying why there is no report (the hook refused to install,
 /// `LEAKGRAPH_FRAMES` was invalid, the report could not be written).
 #define LG_REPORT_ERROR_SUFFIX ".error"
+/// `<output>` + this: one sentence saying why the snapshot `LG_ENV_SNAPSHOT` asked for was not written
+/// (the report is written all the same).
+#define LG_REPORT_SNAPSHOT_ERROR_SUFFIX ".snapshot-error"
 /// `<output>` + this: the report while it is being written; renamed to `<output>` when complete.
 /// The files below are written the same way (their name + this, then renamed).
 #define LG_REPORT_PARTIAL_SUFFIX ".partial"
@@ -142,6 +169,77 @@ typedef struct lg_test_observer_api {
     void (*set_test_source)(uint64_t (*source)(void));
 } lg_test_observer_api;
 
+/// `0`: the check at exit does not look for orphans (the holder scan behind them stops every other
+/// thread and reads the process's writable memory). Absent or anything else: it does.
+#define LG_ENV_ORPHAN_SCAN "LEAKGRAPH_ORPHAN_SCAN"
+/// Set (any value): every check that looks for orphans writes one line to standard error saying what
+/// the holder scan read and how long other threads were stopped (docs/performance.md).
+#define LG_ENV_ORPHAN_SCAN_STATS "LEAKGRAPH_ORPHAN_SCAN_STATS"
+/// `1`: the check at exit writes to standard error how long each of its steps took (loading the
+/// checker, freezing and walking, the orphan scan, the analysis, symbolization, writing) and its peak
+/// memory (`leakgraph run --verbose`). Absent or anything else: it does not.
+#define LG_ENV_VERBOSE "LEAKGRAPH_VERBOSE"
+
+// MARK: The checker library
+
+/// The library the preload library loads (`dlopen`, from its own folder) the first time a check runs:
+/// the heap walk, the analysis and the report, in Swift, with Foundation and libdw. Until then the
+/// checked program carries only the allocation hook and the exit and signal plumbing, in C.
+#define LG_CHECKER_LIBRARY_NAME "libLeakGraphPreloadChecker.so"
+/// The version of `lg_checker_request` and of the entry points below; the preload library refuses a
+/// checker library that answers another (`leakgraph_checker_interface_version`).
+#define LG_CHECKER_INTERFACE_VERSION 2
+
+/// What the preload library read before `main` (the environment is restored then) and hands the
+/// checker library with every check.
+typedef struct lg_checker_request {
+    /// Where the report goes (`LG_ENV_OUTPUT`, or this process's report in the follow directory).
+    const char *output_path;
+    /// `LG_ENV_PROGRAM` (empty when none).
+    const char *program_path;
+    /// The `LG_RENDER_BIT_*` bits of `LG_ENV_RENDER`.
+    unsigned render;
+    /// `LG_ENV_LIVE_TYPES` is `1`.
+    int live_types;
+    /// `LG_ENV_WHY` (empty when none).
+    const char *why;
+    /// The exit check looks for orphans (`LG_ENV_ORPHAN_SCAN` is not `0`).
+    int orphan_scan;
+    /// `LG_ENV_VERBOSE` is `1`.
+    int verbose;
+    /// The monitor's report folder (`LG_ENV_MONITOR_DIRECTORY`, empty when none).
+    const char *monitor_directory;
+    /// The monitor's interval in milliseconds (0: no monitor).
+    unsigned long monitor_interval_ms;
+    /// `LG_ENV_ALLOCATIONS` is `1` and the allocation profile runs (started before `main`): the final
+    /// check puts it in the report.
+    int allocations;
+    /// Where the final check also writes a heap snapshot of the same walk (`LG_ENV_SNAPSHOT`, empty
+    /// when none).
+    const char *snapshot_path;
+    /// The folder where every check of the monitor also writes a heap snapshot
+    /// (`LG_ENV_MONITOR_SNAPSHOT_DIRECTORY`, empty when none).
+    const char *monitor_snapshot_directory;
+    /// Nanoseconds (CLOCK_MONOTONIC) the preload library spent loading the checker library for this
+    /// check (0 when it was loaded already), for `verbose`.
+    unsigned long long load_nanoseconds;
+    /// 1 when the test observer started (`LG_ENV_TEST_OBSERVER`): each leaked object's test scope then
+    /// names the test that made it, and the check names the tests in the report.
+    int tests_observed;
+} lg_checker_request;
+
+/// Implemented by the checker library (`@_cdecl`): `LG_CHECKER_INTERFACE_VERSION`.
+typedef int (*lg_checker_version_fn)(void);
+/// Implemented by the checker library: the final check. Walks the heap, analyses it and writes the
+/// report to `request->output_path` (through `.partial` names), with the renderings asked for beside
+/// it, or one sentence to `<output_path>.error`. `exit_status` is the status the program passed to
+/// `exit` (the low 8 bits), or 128 + `signal` when a terminating signal asked for the check (`signal`
+/// is 0 otherwise).
+typedef void (*lg_checker_check_fn)(const lg_checker_request *request, int exit_status, int signal);
+/// Implemented by the checker library: one check of the monitor (`LG_ENV_MONITOR_INTERVAL`), reported
+/// as `LeakMonitor` reports (the log, the report folder). The first call makes the monitor.
+typedef void (*lg_checker_monitor_check_fn)(const lg_checker_request *request);
+
 /// Creation-stack frames recorded per object when nobody says otherwise.
 #define LG_FRAMES_DEFAULT 16
 /// The most creation-stack frames the allocation hook can record per object.
@@ -156,6 +254,10 @@ int lg_contract_parse_frames(const char *text, unsigned *frames);
 /// otherwise returns 0. No allocation, no stdio. Reads `LG_ENV_MONITOR_INTERVAL` and
 /// `LG_ENV_MONITOR_SIGNAL`.
 int lg_contract_parse_number(const char *text, unsigned long limit, unsigned long *value);
+
+/// Writes the decimal digits of `value` at `out` (at most 20 digits and a NUL: 21 bytes) and returns
+/// how many digits it wrote. Async-signal-safe: no allocation, no stdio, no locale.
+unsigned long lg_contract_write_decimal(unsigned long value, char *out);
 
 /// Parses an `LG_ENV_RENDER` value: the `LG_RENDER_BIT_*` bits of the words it lists (0 for NULL,
 /// an empty text or no known word). Words are separated by commas; unknown words are skipped. No

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "CLeakGraphContract.h"
+#include "CLeakGraphAllocationCounts.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -166,6 +167,21 @@ int lg_install_mode(unsigned max_frames, lg_mode mode, char *error, size_t error
 /// `TaskCreateFlags` bit: the task function consumes its context (then the task holds no retain on it).
 #define LG_TASK_CREATE_FUNCTION_CONSUMED ((size_t)1 << 15)
 
+/// What the concurrency runtime's `swift_task_create` returns: the task and its initial async context.
+typedef struct lg_task_and_context {
+    void *task;
+    void *initial_context;
+} lg_task_and_context;
+
+#if !defined(__swift__)
+/// The type of `swift_task_create` (the Swift calling convention), which the preloaded library
+/// interposes and in-process recording patches (`task_imports.c`). Not imported into Swift.
+typedef __attribute__((swiftcall)) lg_task_and_context (*lg_task_create_fn)(size_t flags, void *options,
+                                                                            const void *result_type,
+                                                                            void *closure_entry,
+                                                                            void *closure_context);
+#endif
+
 /// Records a task `swift_task_create` just returned (`task`, `initial_context`), created with
 /// `closure_context` and `create_flags`; `caller_frame` is the frame pointer of the function that
 /// intercepted the call, so that the creation stack starts in the code that made the task.
@@ -277,77 +293,10 @@ const char *lg_scope_label(uint32_t scope);
 uint32_t lg_test_scopes_recycled(void);
 
 
-// MARK: Holder scan (holder_scan.c)
+// MARK: Holder scan
 
-/// A half-open address range `[start, end)`.
-typedef struct lg_range {
-    uintptr_t start;
-    uintptr_t end;
-} lg_range;
-
-/// A word inside a tracked object that could reference a candidate: found by `lg_scan_holders`.
-typedef struct lg_holder_hit {
-    /// The candidate's index.
-    uint64_t candidate;
-    /// The start of the tracked object holding the word.
-    uintptr_t holder;
-} lg_holder_hit;
-
-/// What `lg_scan_holders` did, for the report and the benchmark.
-typedef struct lg_scan_stats {
-    /// Bytes read, and mappings read.
-    uint64_t bytes;
-    uint64_t mappings;
-    /// Threads stopped (the calling thread not counted).
-    uint64_t threads;
-    /// Nanoseconds the other threads were stopped.
-    uint64_t stopped_ns;
-} lg_scan_stats;
-
-/// The scan ran: every result is valid.
-#define LG_SCAN_OK 0
-/// The scan did not run or was abandoned (unsupported platform, a thread that did not stop, a
-/// thread created meanwhile, /proc unreadable, the signal taken by the program): nothing is proven.
-#define LG_SCAN_ABSTAINED 1
-
-/// Zeroes 64 KiB of the stack below the caller's frame, so that dead frames hold no stale copies of
-/// pointers when a holder scan runs on this thread later (call it before the check's deep calls).
-void lg_scan_scrub_stack(void);
-
-/// Marks the start of a check on this thread: a holder scan run on it later reads this thread's
-/// stack from this caller's frame up (its callers' frames), not the check's own frames below it, whose
-/// slots hold the check's working copies of object addresses. The callee-saved registers at this point
-/// (the callers' values) are kept where the scan reads them. Nested calls keep the outermost mark.
-void lg_scan_enter_check(void);
-/// Ends what the matching `lg_scan_enter_check` began.
-void lg_scan_leave_check(void);
-
-/// The conservative holder scan behind orphan detection. Must be called while the calling thread
-/// holds a freeze (`lg_freeze_objects`), so no tracked object moves or is freed.
-///
-/// Stops every other thread of the process with a signal (its handler spills the thread's registers
-/// onto the thread's own stack and waits), then reads, with `process_vm_readv` on the process
-/// itself (never faulting on memory unmapped meanwhile), every readable and writable mapping in
-/// `/proc/self/maps` — module data and bss, the malloc heap and arenas, anonymous mappings, and each
-/// thread's stack from its stack pointer up (the calling thread's registers are spilled first) —
-/// except the recorder's own tables and `excluded` (the caller's buffers that hold addresses).
-/// Every word is masked with the pointer's spare bits (top byte) and compared with the candidates
-/// `[start, end)` (sorted ascending, not overlapping); interior pointers count. A word outside every
-/// tracked object sets `held[i]`; a word inside a tracked object other than the candidate itself is
-/// appended to `hits` (the caller compares them with the references the walk read exactly); when
-/// `hits` is full the candidate is marked held. `held_at[i]` (when not NULL) receives the address of
-/// the first such untracked word. Then the threads are resumed.
-///
-/// Nothing here allocates or takes a lock another thread may hold while the threads are stopped.
-/// Returns LG_SCAN_OK, or LG_SCAN_ABSTAINED (then `held` and `hits` mean nothing).
-int lg_scan_holders(const lg_range *candidates, size_t candidate_count, const uintptr_t *objects,
-                    size_t object_count, const lg_range *excluded, size_t excluded_count, uint8_t *held,
-                    uintptr_t *held_at, lg_holder_hit *hits, size_t hit_capacity, size_t *hit_count,
-                    lg_scan_stats *stats);
-
-/// Copies up to `length` bytes at `address` of this process into `buffer` without ever faulting
-/// (`process_vm_readv`); returns the number of bytes copied (0 when unreadable).
-size_t lg_read_memory(uintptr_t address, void *buffer, size_t length);
+// The conservative holder scan behind orphans has its own header.
+#include "CLeakGraphHolderScan.h"
 
 #ifdef __cplusplus
 }

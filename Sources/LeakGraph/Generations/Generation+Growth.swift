@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphHeap
 import LeakGraphRecording
 import LeakGraphReport
@@ -22,7 +22,7 @@ extension Generation {
                     Recorder.frozenRecord(at: objects[position]).map(HeapObjectRecord.init)
                         ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
                 }
-                let scan = HeapWalker().scan(count: objects.count, address: { objects[$0] }, record: record)
+                let scan = HeapWalker().scan(addresses: objects, record: record)
                 var groups: [Key: (count: Int, bytes: Int)] = [:]
                 for node in 0 ..< scan.liveObjects {
                     let address = objects[scan.recordPosition(ofNode: node)]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphRecording
 
 /// A point in a program's life to measure growth from (Instruments' "Mark Generation"): which tracked

@@ -32,6 +32,13 @@ final class CheckWakeup: @unchecked Sendable {
         sem_post(semaphore)
     }
 
+    /// Waits until ``post()`` is called.
+    func wait() {
+        while sem_wait(semaphore) != 0 {
+            // EINTR: a signal arrived; wait on.
+        }
+    }
+
     /// Waits until ``post()`` is called or `duration` has passed.
     func wait(for duration: Duration) -> Reason {
         let (seconds, attoseconds) = max(duration, .zero).components

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphRecording
 import LeakGraphReport
 
@@ -15,13 +15,16 @@ extension LeakMonitor {
         let clock = ContinuousClock()
         let start = clock.now
         let program = configuration.program ?? Self.runningProgram()
+        // With a snapshot folder, the first walk also gives a heap snapshot.
+        var capture: SnapshotCapture?
         let first = LeakChecker.measuredCheck(
-            program: program, orphanScan: configuration.options.scansForOrphans, stacks: symbolizedStacks, resolve: resolveStack)
+            program: program, orphanScan: configuration.options.scansForOrphans, stacks: symbolizedStacks, resolve: resolveStack,
+            whileFrozen: configuration.snapshotDirectory == nil ? nil : { capture = SnapshotCapture.take($0, holders: true) })
         var pauses = [first.pause]
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
         if !leaks.cycles.isEmpty {
-            Thread.sleep(forTimeInterval: configuration.confirmationDelay.seconds)
+            PlainThreads.sleep(for: configuration.confirmationDelay)
             let second = LeakChecker.measuredCheck(
                 program: program, orphanScan: configuration.options.scansForOrphans, knownOrphans: first.report.orphanAddresses,
                 stacks: symbolizedStacks, resolve: resolveStack)
@@ -45,7 +48,30 @@ extension LeakMonitor {
             number: 0, date: date, leaks: leaks, newLeaks: newLeaks, newFingerprints: newKeys,
             unconfirmedCycles: candidates - leaks.cycles.count, pauses: pauses,
             duration: clock.now - start, liveObjects: first.report.summary.liveObjects + first.report.summary.leakedObjects)
-        return record(check)
+        var recorded = record(check)
+        if let capture, let directory = configuration.snapshotDirectory {
+            recorded.snapshotPath = writeSnapshot(capture, program: program, date: date, check: recorded.number, to: directory)
+            state.withLock { $0.lastCheck?.snapshotPath = recorded.snapshotPath }
+        }
+        return recorded
+    }
+
+    /// Finishes the snapshot of a check and writes it into `directory`, removing the oldest beyond
+    /// ``LeakMonitorConfiguration/keptSnapshots``; returns its path (`nil`, logged, when it could not
+    /// be written).
+    private func writeSnapshot(_ capture: SnapshotCapture, program: LeakReport.Program, date: Date, check: Int, to directory: String) -> String? {
+        let snapshot = HolderScan.checking {
+            Recorder.ignoringCurrentThread { capture.finish(program: program, executablePath: nil, date: date) }
+        }
+        let folder = ReportFolder(path: directory, kept: configuration.keptSnapshots, suffix: "." + HeapSnapshotFile.pathExtension)
+        do {
+            let path = try folder.place(date: date, check: check) { path in try HeapSnapshotFile.write(snapshot, to: path) }
+            configuration.logger.info("LeakGraph: heap snapshot written", metadata: ["leakgraph.snapshot": "\(path)"])
+            return path
+        } catch {
+            configuration.logger.error("LeakGraph: the heap snapshot could not be written to \(directory): \(error)")
+            return nil
+        }
     }
 
     /// A skipped check, recorded.

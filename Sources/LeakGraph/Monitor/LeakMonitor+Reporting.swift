@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphReport
 import Logging
 
@@ -35,7 +35,7 @@ extension LeakMonitor {
         let report = check.newLeaks
         var keys = Set(check.newFingerprints)
         let sections = TextReport.cycleSections(of: report)
-        let firstSeen = ISO8601DateFormatter().string(from: check.date)
+        let firstSeen = check.date.formatted(.iso8601)
         // Several cycles with one fingerprint (the same leak made twice) are one message.
         for (position, cycle) in report.cycles.enumerated() where keys.remove(Self.key(of: cycle, in: report)) != nil {
             let objects = cycle.members.count + cycle.holds.count

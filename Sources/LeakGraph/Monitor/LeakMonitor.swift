@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import LeakGraphRecording
 import LeakGraphReport
 import LeakGraphSymbolication
@@ -109,7 +112,7 @@ public final class LeakMonitor: Sendable {
     /// Stops the periodic checks (as ``stop()``) without blocking the caller's thread.
     public func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread { [self] in
+            PlainThreads.detach { [self] in
                 stop()
                 continuation.resume()
             }

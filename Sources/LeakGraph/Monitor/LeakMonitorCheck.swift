@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphReport
 
 /// What one check of a ``LeakMonitor`` found, or why it was skipped.
@@ -28,6 +28,8 @@ public struct LeakMonitorCheck: Sendable {
     public var duration: Duration
     /// Tracked objects alive at the first walk (leaked included).
     public var liveObjects: Int
+    /// The heap snapshot this check wrote (``LeakMonitorConfiguration/snapshotDirectory``), or `nil`.
+    public var snapshotPath: String?
 
     /// The longest freeze of the check (zero when skipped).
     public var pause: Duration { pauses.max() ?? .zero }

@@ -12,6 +12,13 @@ public struct LeakMonitorConfiguration: Sendable {
     public var reportDirectory: String?
     /// How many JSON reports the folder keeps: older `leakgraph-*.json` files are removed (at least 1).
     public var keptReports: Int
+    /// Where every check (periodic or asked for) also writes a heap snapshot of its first walk
+    /// (`leakgraph-<time>-<check>.lgsnap`, see `LeakChecker/snapshot(program:holders:orphanScan:)`);
+    /// `nil` writes none. The folder is created when missing.
+    public var snapshotDirectory: String?
+    /// How many snapshots ``snapshotDirectory`` keeps: older `leakgraph-*.lgsnap` files are removed
+    /// (at least 1).
+    public var keptSnapshots: Int
     /// Where the monitor logs: one message per new root cycle (its leak trace), and skipped checks.
     public var logger: Logger
     /// Types and fingerprints never reported; frames recorded per allocation when the monitor
@@ -27,7 +34,7 @@ public struct LeakMonitorConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         interval: Duration = .seconds(10), confirmationDelay: Duration = .milliseconds(100),
-        reportDirectory: String? = nil, keptReports: Int = 20,
+        reportDirectory: String? = nil, keptReports: Int = 20, snapshotDirectory: String? = nil, keptSnapshots: Int = 10,
         logger: Logger = Logger(label: "LeakGraph.monitor"), options: LeakCheckOptions = LeakCheckOptions(),
         program: LeakReport.Program? = nil, symbolizedStacksKept: Int = 4096
     ) {
@@ -35,6 +42,8 @@ public struct LeakMonitorConfiguration: Sendable {
         self.confirmationDelay = confirmationDelay
         self.reportDirectory = reportDirectory
         self.keptReports = keptReports
+        self.snapshotDirectory = snapshotDirectory
+        self.keptSnapshots = keptSnapshots
         self.logger = logger
         self.options = options
         self.program = program

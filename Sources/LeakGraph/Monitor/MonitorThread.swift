@@ -1,25 +1,26 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// The thread of a running ``LeakMonitor``: waits for the interval or a request, checks, repeats.
 final class MonitorThread: Sendable {
     private let stopping = Atomic(false)
-    private let ended = DispatchSemaphore(value: 0)
+    /// Posted when the thread ends.
+    private let ended = CheckWakeup()
     /// The thread's `pthread_t` once it runs (0 before).
     private let threadID = Atomic<UInt>(0)
 
     init(monitor: LeakMonitor) {
-        let thread = Thread { [self] in
+        PlainThreads.detach { [self] in
             threadID.store(UInt(pthread_self()), ordering: .releasing)
-            defer { ended.signal() }
+            defer { ended.post() }
             while true {
                 _ = monitor.wakeup.wait(for: monitor.configuration.interval)
                 if stopping.load(ordering: .acquiring) { return }
                 monitor.checkNow()
             }
         }
-        thread.name = "LeakGraph monitor"
-        thread.start()
     }
 
     /// Ends the thread after its current check, and waits for it to end — unless called on the

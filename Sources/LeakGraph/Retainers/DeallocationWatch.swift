@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphReport
 import LeakGraphRecording
 import Synchronization
@@ -51,7 +51,7 @@ public final class DeallocationWatch: Sendable {
     /// ``wait()`` for code that cannot `await`: blocks the calling thread.
     public func waitBlocking() -> DeallocationFailure? {
         while !isDeallocated, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
+            PlainThreads.sleep(for: .milliseconds(10))
         }
         return failureIfAlive()
     }
@@ -126,7 +126,7 @@ public struct DeallocationFailure: Error, Sendable, CustomStringConvertible {
     /// The failure as text: a first line naming the object and the time limit, then the chain.
     public var description: String {
         let name = ReportNaming.shortName(type)
-        var lines = ["\(name) (\(address)) was not deallocated within \(timeLimit.formatted(.units(allowed: [.seconds, .milliseconds], width: .abbreviated)))."]
+        var lines = ["\(name) (\(address)) was not deallocated within \(timeLimit.secondsAndMilliseconds)."]
         if let retainers {
             lines.append("   " + retainers.summaryLine)
             lines.append(contentsOf: retainers.textLines(indent: 3))

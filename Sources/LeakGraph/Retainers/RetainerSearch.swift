@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeakGraphAnalysis
 import LeakGraphHeap
 import LeakGraphModel
@@ -43,7 +43,7 @@ enum RetainerSearch {
                         ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
                 }
                 let walker = HeapWalker()
-                let scan = walker.scan(count: objects.count, address: { objects[$0] }, record: record)
+                let scan = walker.scan(addresses: objects, record: record)
                 let selected = select(scan, objects)
                 let strong = scan.strongGraph
                 let reversed = RetainerPaths.Reversed(strong)
@@ -64,21 +64,16 @@ enum RetainerSearch {
                 var unreadFieldType = [String?](repeating: nil, count: chains.count)
                 if scanForHolders, !chainsOfNodes.isEmpty {
                     let roots = Array(Set(chainsOfNodes.map { $0[0] })).sorted()
-                    let result = HolderScan.scan(
-                        count: roots.count,
-                        candidate: { index in
-                            let address = objects[scan.recordPosition(ofNode: roots[index])]
-                            let size = UInt(Recorder.frozenRecord(at: address)?.size ?? 16)
-                            return address ..< address + max(size, 16)
-                        },
-                        objects: objects)
+                    let result = HolderScan.scan(nodes: roots, in: scan, objects: objects)
                     if let result {
                         let rootIndex = Dictionary(uniqueKeysWithValues: roots.enumerated().map { ($1, $0) })
                         for (position, chain) in chainsOfNodes.enumerated() {
                             let candidate = rootIndex[chain[0]]!
                             untracked[position] = result.firstUntrackedHolder[candidate]
                             if untracked[position] == 0,
-                                let hit = result.trackedHolders.first(where: { $0.candidate == candidate }),
+                                let hit = result.trackedHolders.first(where: {
+                                    $0.candidate == candidate && $0.holder != objects[scan.recordPosition(ofNode: chain[0])]
+                                }),
                                 let holder = scan.node(at: hit.holder, address: { objects[$0] }) {
                                 unreadFieldType[position] = scan.typeName(ofNode: holder)
                             }

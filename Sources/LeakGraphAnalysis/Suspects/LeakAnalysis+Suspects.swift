@@ -162,6 +162,14 @@ private struct SuspectFinder {
     /// After rule 2: the Continuation of the stream a waiting task awaits, kept only inside the cycle.
     private mutating func streamKeptForTask(_ cycle: RootCycle, _ edges: [Int]) -> SuspectReference? {
         guard let index = edges.first(where: { graph.references[$0].path.isTaskResumption }) else { return nil }
+        if graph.nodes[graph.references[index].from].typeName == "Swift.CheckedContinuationCanary" {
+            // The task awaits a checked continuation whose every copy is kept inside the cycle.
+            return make(
+                cycle, index, .streamKeptForTask,
+                reason: "the task waits on a CheckedContinuation that only the cycle keeps, so nothing outside it can "
+                    + "ever resume the task",
+                hint: "resume the continuation (`continuation.resume(…)`) when its owner goes away, on every path")
+        }
         return make(
             cycle, index, .streamKeptForTask,
             reason: "the only Continuation of the stream this task waits on is kept inside the cycle, so nothing "

@@ -1,29 +1,57 @@
 import Synchronization
 
-/// What is needed to lay out a generic closure context: its captures' types mention generic
-/// parameters whose metadata the context stores as "bindings" right before the captures.
+/// What is needed to lay out a closure context whose capture types mention generic parameters: the
+/// capture descriptor parsed once per context metadata (include/swift/RemoteInspection/Records.h,
+/// `CaptureDescriptor`: capture count, metadata source count, binding count, the captures' mangled
+/// types, then one (parameter, source) pair of mangled names per source).
 ///
-/// Every generic parameter a capture type can mention must be bound: the capture descriptor's
-/// metadata sources say, for each parameter (`τ_d_i`, mangled `x`, `q_`, `q0_`, `qd__`, …), where
-/// its metadata is — binding `B<n>` here (another source, such as a generic argument of a captured
-/// object's class, may name it too). Parameters of any number and of enclosing generic contexts
-/// (depth 1 and more, `qd__`) are read: capture types are resolved in a generic environment built
-/// for the context's shape (``environment``), with the bindings reordered into the parameters'
-/// order. Shapes with an unbound parameter are reported as unreadable rather than guessed.
+/// A parameter's metadata is found where the descriptor's metadata sources say
+/// (include/swift/RemoteInspection/MetadataSource.h): `B<i>` the i-th closure binding, stored in the
+/// context before the captures; `R<k>` a captured object's class, `M<k>` a captured metatype, and
+/// `G<i><source>_` the i-th generic argument of another source's metadata, at any depth. `R` and `M`
+/// number the closure's *parameters*, its own arguments first (`{ (value: A) in … signal … }`: `R1` is
+/// capture 0), so the index alone does not say which capture it is, and a source can even be an
+/// argument the context does not store. The walk therefore follows them by type instead: a capture whose
+/// type is a class with generic arguments (`Signal<A>`, `Optional<Signal<A>>`) or a thick metatype of one
+/// gives, once it is laid out, the metadata of every parameter its arguments spell, read from the
+/// captured object's class (the level of its superclass chain whose descriptor is that class) and
+/// matched argument by argument, nested generic types and tuples included
+/// (``ObjectPlans/genericCaptureSlots(_:object:size:)``). What the sources name but no capture can give stays
+/// unknown: captures whose layout needs it are diagnosed.
+///
+/// Capture types are resolved in a generic environment built for the context's parameters
+/// (``environment``); parameters of any number and depth (`qd__`: a generic method's parameter in a
+/// generic type) are read.
 final class GenericClosurePlan {
     let metadata: UnsafeRawPointer
     let descriptor: UnsafeRawPointer
     let firstCapture: Int
     let captureCount: Int
     let bindingCount: Int
-    /// The number of generic parameters, all depths together.
-    let parameterCount: Int
-    /// For each parameter in environment order (depth 0 first, then by index), its binding.
-    let bindingOfParameter: [Int]
-    /// The generic environment the capture types are resolved in, tagged for
-    /// `lg_type_by_mangled_name` (its address plus 1; see ``environment(levels:)``).
+    /// The captures' types, parsed (``MangledTypeTree``) where the parser accepts them.
+    let captures: [Capture]
+    /// The generic parameters, environment order (depth 0 first, then by index): every parameter up to
+    /// the deepest and highest one a source or a capture type names.
+    let parameters: [GenericParameter]
+    /// Position of each parameter in ``parameters``.
+    let position: [GenericParameter: Int]
+    /// The closure-binding sources, in the descriptor's order: the type whose metadata the binding holds
+    /// (a parameter, or a type made of parameters, such as `[A]`, matched argument by argument).
+    let bindingSources: [(type: MangledTypeTree.Node, binding: Int)]
+    /// The bindings a source names: type metadata (the others are witness tables), ascending.
+    var metadataBindings: [Int] { Array(Set(bindingSources.map(\.binding))).sorted() }
+    /// The generic environment the capture types are resolved in, tagged for `lg_type_by_mangled_name`
+    /// (its address plus 1; see ``environment(levels:)``).
     let context: UnsafeRawPointer
 
+    /// One capture of the context.
+    struct Capture {
+        let name: MangledName
+        let tree: MangledTypeTree.Node?
+    }
+
+    /// `nil` when the descriptor's records cannot be read (a source's type that cannot be parsed, a
+    /// binding out of range) or it names no parameter at all.
     init?(metadata: UnsafeRawPointer, descriptor: UnsafeRawPointer) {
         self.metadata = metadata
         self.descriptor = descriptor
@@ -31,37 +59,43 @@ final class GenericClosurePlan {
         captureCount = Int(descriptor.uint32(at: 0))
         let sourceCount = Int(descriptor.uint32(at: 4))
         bindingCount = Int(descriptor.uint32(at: 8))
-        // A parameter may have several sources (`B0` and `G0R0_`: also reachable through a captured
-        // generic object); the binding source is the one used.
-        var binding: [GenericParameter: Int] = [:]
+        guard captureCount < 4096, sourceCount < 4096, bindingCount < 4096 else { return nil }
+        var captures: [Capture] = []
         var named = Set<GenericParameter>()
+        for index in 0..<captureCount {
+            guard let name = descriptor.relativeDirect(at: 12 + index * 4).map(MangledName.init) else { return nil }
+            let tree = MangledTypeTree.parse(name)
+            named.formUnion(tree?.parameters ?? [])
+            captures.append(Capture(name: name, tree: tree))
+        }
+        self.captures = captures
+        var bindingSources: [(type: MangledTypeTree.Node, binding: Int)] = []
         for index in 0..<sourceCount {
             let record = 12 + captureCount * 4 + index * 8
-            guard let parameterName = descriptor.relativeDirect(at: record).map(MangledName.init),
+            guard let typeName = descriptor.relativeDirect(at: record).map(MangledName.init),
                 let sourceName = descriptor.relativeDirect(at: record + 4).map(MangledName.init),
-                let parameter = GenericParameter(mangled: parameterName.printable)
+                let type = MangledTypeTree.parse(typeName)
             else { return nil }
-            named.insert(parameter)
+            named.formUnion(type.parameters)
+            // Other sources (`R`, `M`, `G…`) are followed by the captures' types (see the type's discussion).
             guard let bound = Self.bindingIndex(sourceName.printable) else { continue }
-            guard bound < bindingCount, binding[parameter] == nil || binding[parameter] == bound else { return nil }
-            binding[parameter] = bound
+            guard bound < bindingCount else { return nil }
+            bindingSources.append((type, bound))
         }
-        guard !named.isEmpty, Set(binding.keys) == named else { return nil }
-        // Every depth up to the deepest, and every index at each, must be bound.
+        guard !named.isEmpty else { return nil }
+        self.bindingSources = bindingSources
+        // Every index up to the highest named at each depth, and every depth up to the deepest.
         let maxDepth = named.map(\.depth).max()!
         var levels: [Int] = []
-        var order: [Int] = []
+        var parameters: [GenericParameter] = []
         for depth in 0...maxDepth {
             let count = named.filter { $0.depth == depth }.map { $0.index + 1 }.max() ?? 0
-            for index in 0..<count {
-                guard let bound = binding[GenericParameter(depth: depth, index: index)] else { return nil }
-                order.append(bound)
-            }
+            for index in 0..<count { parameters.append(GenericParameter(depth: depth, index: index)) }
             levels.append(count)
         }
         guard let environment = Self.environment(levels: levels) else { return nil }
-        parameterCount = order.count
-        bindingOfParameter = order
+        self.parameters = parameters
+        position = Dictionary(uniqueKeysWithValues: parameters.enumerated().map { ($1, $0) })
         context = environment + 1
     }
 
@@ -114,7 +148,7 @@ final class GenericClosurePlan {
 /// A generic parameter `τ_depth_index` as a metadata source names it (docs/ABI/Mangling.rst,
 /// generic-param-index): `x` is τ_0_0, `q_` τ_0_1, `q<n>_` τ_0_(n+2); `qd<M><N>` is τ_(M+1)_N, with
 /// `M` and `N` each an INDEX (`_` is 0, `<k>_` is k+1).
-struct GenericParameter: Hashable {
+struct GenericParameter: Hashable, Comparable {
     var depth: Int
     var index: Int
 
@@ -139,6 +173,13 @@ struct GenericParameter: Hashable {
             self.init(depth: 0, index: index + 1)
         }
     }
+
+    static func < (lhs: GenericParameter, rhs: GenericParameter) -> Bool {
+        (lhs.depth, lhs.index) < (rhs.depth, rhs.index)
+    }
+
+    /// `τ_d_i`, as diagnostics name it.
+    var text: String { "τ_\(depth)_\(index)" }
 
     /// Reads one INDEX from the front of `text`: `_` is 0, `<k>_` is k+1.
     private static func index(_ text: inout Substring) -> Int? {

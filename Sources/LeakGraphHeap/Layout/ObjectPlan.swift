@@ -17,6 +17,8 @@ final class ObjectPlan {
     /// For a context object with exactly one capture: the captured type's name. Such an object is a
     /// box when a reference to it says so (see ``ReferenceScanner/Found``).
     var boxedTypeName: String?
+    /// For a closure context whose captures were all laid out: where the last one ends.
+    var captureEnd: CaptureEnd?
 
     init(kind: ObjectKind, typeName: String, slots: [Slot], tail: TailPlan? = nil, unreadable: [String] = []) {
         self.kind = kind
@@ -45,6 +47,9 @@ extension ObjectPlan {
         /// `_Context` of either stream: what an `AsyncStream` value and its iterators hold (the
         /// consumer's side, which cannot resume a waiting task).
         case asyncStreamContext
+        /// `CheckedContinuationCanary`: what every copy of a `CheckedContinuation` holds, with the raw
+        /// continuation (the waiting task) until it is resumed.
+        case continuationCanary
     }
 }
 
@@ -60,9 +65,12 @@ enum TailPlan {
     case errorValue
     /// A generic closure context: captures laid out per object from the bindings it stores.
     case genericCaptures(GenericClosurePlan)
-    /// A key path object (`AnyKeyPath` and subclasses): its component buffer, whose 32-bit header at
-    /// `headerOffset` says whether anything in it needs destroying (the trivial flag). A buffer that is
-    /// not trivial holds captured subscript arguments, which no metadata describes: not read.
+    /// `ManagedBuffer` tail elements whose initialized range its header names (``ManagedBufferCount``):
+    /// elements from `start` with `stride`; `capacity` elements fit in the allocation.
+    case managedBufferElements(element: [Slot], start: Int, stride: Int, count: ManagedBufferCount)
+    /// A key path object (`AnyKeyPath` and subclasses): its component buffer, whose 32-bit header is at
+    /// `headerOffset`; the captured arguments of its subscript components are read as
+    /// ``KeyPathArguments`` says.
     case keyPathBuffer(headerOffset: Int)
     /// A concurrency task (metadata kind 0x502, recorded from `swift_task_create`): the closure context
     /// of the function it runs, read only while the task is suspended or enqueued — not running (its
@@ -94,4 +102,21 @@ enum KeyFormat {
         default: self = .bucket
         }
     }
+}
+
+/// Where a `ManagedBuffer`'s header says which tail elements are initialized: byte offsets of `Int`
+/// fields from the object's start.
+enum ManagedBufferCount {
+    /// Elements `0 ..< count`; `count` is an integer of `byteCount` bytes (unsigned when `byteCount` < 8).
+    case prefix(countOffset: Int, byteCount: Int)
+    /// A ring (swift-collections' `Deque`): `count` elements from slot `start`, wrapping at `capacity`.
+    case ring(capacityOffset: Int, countOffset: Int, startOffset: Int)
+}
+
+/// Where a closure context's captures end: the offset after the last one, and that offset rounded up to the
+/// context's alignment (the largest of its captures', at least a word's). The allocation's size is one of
+/// the two (``ReferenceScanner/fits(_:size:)``).
+struct CaptureEnd: Equatable {
+    var offset: Int
+    var rounded: Int
 }

@@ -1,3 +1,4 @@
+import CLeakGraphMetadata
 import LeakGraphModel
 
 /// Builds and caches the slot layout of value types from their metadata.
@@ -80,12 +81,8 @@ final class ValueLayouts {
             return nonPODOrUnreadable(metadata, reason: "struct without descriptor")
         }
         let descriptor = ContextDescriptor(base: descriptorPointer)
-        if descriptor.name == "Unmanaged", descriptor.moduleName == "Swift" {
-            return [Slot(offset: 0, path: .empty, content: .reference(.unmanaged))]
-        }
-        if descriptor.name == "Task", ["Swift", "_Concurrency"].contains(descriptor.moduleName) {
-            // `Task<Success, Failure>` is one strong reference (`_task: Builtin.NativeObject`) to its task.
-            return [Slot(offset: 0, path: [.taskHandle], content: .reference(.strong))]
+        if let known = KnownStorage.knownStruct(module: descriptor.moduleName, name: descriptor.name) {
+            return known.slots()
         }
         let count = descriptor.structNumFields
         guard count > 0 else { return rawLayoutSlots(metadata) }
@@ -147,9 +144,49 @@ final class ValueLayouts {
         if MetadataKind(of: type) == .tuple, type.word(at: 8) == 0, mangled.textSuffix != Array("yt".utf8) {
             // The runtime's reflection answers a type that is not `Copyable` (`Mutex<[Subscriber]>`) with
             // the empty tuple, through an accessor the compiler emits for older reflection clients.
-            return [Slot(offset: offset, path: name, content: .unreadable("field type is not Copyable: reflection gives no layout for it"))]
+            return hiddenFieldSlots(mangled, context: context, genericArguments: genericArguments)
+                .map { $0.shifted(by: offset, under: name) }
         }
         return slots(of: type).map { $0.shifted(by: offset, under: name) }
+    }
+
+    /// The slots of a field whose type is not `Copyable`: its type's name is found in the module's symbol
+    /// table (``HiddenTypeName``) and read when it is a known type (``KnownStorage/noncopyable``) whose
+    /// layout facts hold on this toolchain (``SynchronizationLayout``); otherwise one unreadable slot.
+    private func hiddenFieldSlots(
+        _ mangled: MangledName, context: UnsafeRawPointer, genericArguments: UnsafeRawPointer?
+    ) -> [Slot] {
+        func unreadable(_ reason: String) -> [Slot] { [Slot(offset: 0, path: .empty, content: .unreadable(reason))] }
+        guard let hidden = HiddenTypeName(fieldTypeName: mangled) else {
+            return unreadable("field type is not Copyable: reflection gives no layout for it, and the module's symbol table does not name it")
+        }
+        let shown = readableHiddenName(hidden)
+        guard let module = hidden.module, let name = hidden.name,
+            let known = KnownStorage.noncopyableType(module: module, name: name)
+        else { return unreadable("field type \(shown) is not Copyable and not a type LeakGraph knows the layout of") }
+        if let failure = SynchronizationLayout.failure {
+            return unreadable("field type \(shown) is not read: \(failure)")
+        }
+        let argument = hidden.argument == nil ? nil : hidden.resolveArgument(context: context, genericArguments: genericArguments)
+        if hidden.argument != nil, argument == nil, let collection = hidden.argumentCollection() {
+            // A collection of types that cannot be resolved by name (private ones): one strong reference
+            // to its storage, whatever its elements; laid out as `[Int]` is.
+            guard let stand = KnownStorage.collectionStandIns[collection] else { return unreadable("field type \(shown)") }
+            switch known.layout(stand(), self) {
+            case .slots(let slots): return slots
+            case .unreadable(let reason): return unreadable("field type \(shown): \(reason)")
+            }
+        }
+        switch known.layout(argument, self) {
+        case .slots(let slots): return slots
+        case .unreadable(let reason): return unreadable("field type \(shown): \(reason)")
+        }
+    }
+
+    /// A hidden type name as a diagnostic shows it: demangled by the runtime (`Synchronization.Mutex<…>`),
+    /// else its mangling.
+    private func readableHiddenName(_ hidden: HiddenTypeName) -> String {
+        HiddenTypeName.demangle(hidden.text) ?? String(decoding: hidden.text, as: UTF8.self)
     }
 
     // MARK: Tuples
@@ -299,6 +336,19 @@ final class ValueLayouts {
         let lazyPrefix = "$__lazy_storage_$_"
         if stored.hasPrefix(lazyPrefix) { return String(stored.dropFirst(lazyPrefix.count)) }
         return stored
+    }
+
+    // MARK: Key path arguments
+
+    private var keyPathArgumentCache: [UnsafeRawPointer: (size: Int, slots: [Slot], unreadable: String?)] = [:]
+
+    /// The slots of a key path's argument area with these witnesses and size (``KeyPathArguments``),
+    /// built once per witnesses.
+    func keyPathArgumentSlots(witnesses: UnsafeRawPointer, size: Int) -> (slots: [Slot], unreadable: String?) {
+        if let cached = keyPathArgumentCache[witnesses], cached.size == size { return (cached.slots, cached.unreadable) }
+        let layout = KeyPathArguments.slots(witnesses: witnesses, size: size, values: self)
+        keyPathArgumentCache[witnesses] = (size, layout.slots, layout.unreadable)
+        return layout
     }
 
     // MARK: Names

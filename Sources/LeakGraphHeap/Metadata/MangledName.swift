@@ -61,25 +61,6 @@ struct MangledName {
         }
     }
 
-    /// Whether the name is a bound generic class type, or an `Optional` of one: a symbolic reference to a
-    /// class's context descriptor, then its generic arguments (`y … G`), then optionally `Sg`
-    /// (docs/ABI/Mangling.rst: `bound-generic-type ::= type 'y' (type* '_')* type* 'G'`). Such a value is
-    /// one native object pointer (`nil` is 0) whatever its arguments, so it can be read without them.
-    var isGenericClassReference: Bool {
-        var bytes = self.bytes
-        guard bytes.count > 7, bytes[0] == 0x01 || bytes[0] == 0x02, bytes[5] == UInt8(ascii: "y") else { return false }
-        if bytes.suffix(2) == [UInt8(ascii: "S"), UInt8(ascii: "g")] { bytes.removeLast(2) }
-        // `…GSgSg` (a double optional, not one pointer) ends in `g` once one `Sg` is taken off: refused here.
-        guard bytes.last == UInt8(ascii: "G") else { return false }
-        let offset = Int(start.int32(at: 1))
-        var target = start + 1 + offset
-        if bytes[0] == 0x02 {
-            guard let pointer = target.pointer(at: 0) else { return false }
-            target = pointer
-        }
-        return ContextDescriptor(base: target).kind == .class
-    }
-
     /// The reference storage a field's mangled type declares (`Xw` weak, `Xo` unowned, `Xu` unowned(unsafe)).
     var referenceStorage: ReferenceStorage {
         let suffix = textSuffix
@@ -91,34 +72,6 @@ struct MangledName {
         case UInt8(ascii: "x"), UInt8(ascii: "b"), UInt8(ascii: "X"): return .box  // SIL box types: Xx, Xb, XX
         default: return .none
         }
-    }
-
-    /// A SIL function type (`… I e g … _`) that the runtime cannot build metadata for, as closure
-    /// contexts capture them: `.thin` is one function pointer, `.thick` a function pointer and a
-    /// strong context. `nil` when the name is not clearly such a type.
-    var implFunctionRepresentation: ImplFunctionRepresentation? {
-        let suffix = textSuffix
-        guard suffix.last == UInt8(ascii: "_"),
-            let marker = suffix.lastIndex(of: UInt8(ascii: "I"))
-        else { return nil }
-        var attributes = suffix[(marker + 1)..<(suffix.count - 1)].makeIterator()
-        var next = attributes.next()
-        if next == UInt8(ascii: "e") { next = attributes.next() }  // escaping
-        // `@isolated(any)` (a Task's operation): still a function pointer and a context, 16 bytes — the
-        // isolation is found through the context, not stored beside it (measured on 6.3.1).
-        if next == UInt8(ascii: "A") { next = attributes.next() }
-        // Only letters may follow: conventions, `h` sendable, `H` async.
-        guard suffix[(marker + 1)..<(suffix.count - 1)].allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
-        else { return nil }
-        switch next {
-        case UInt8(ascii: "t"): return .thin
-        case UInt8(ascii: "g"), UInt8(ascii: "x"), UInt8(ascii: "y"): return .thick
-        default: return nil
-        }
-    }
-
-    enum ImplFunctionRepresentation {
-        case thin, thick
     }
 
     enum ReferenceStorage {

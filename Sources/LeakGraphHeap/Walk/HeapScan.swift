@@ -4,18 +4,18 @@ import LeakGraphModel
 /// retain counts of every live object, and per object only the id of its layout plan.
 ///
 /// Nodes are the live records in record order (``StrongReferenceGraph`` numbering). No type name, path or
-/// weak reference is kept, so a scan costs about 16 bytes per live object and 4 per strong reference;
+/// weak reference is kept, so a scan costs about 10 bytes per live object and 4 per strong reference;
 /// ``HeapWalker/objectGraph(of:in:record:)`` builds the full nodes and typed references of the objects
 /// a caller asks for, from the same records, while their memory is still readable.
 public struct HeapScan {
     /// The strong references between the live objects and their retain counts.
-    public let strongGraph: StrongReferenceGraph
+    public internal(set) var strongGraph: StrongReferenceGraph
     /// Places the walk could not read exactly, over all live objects.
     public let diagnostics: [WalkDiagnostic]
     /// How many records the walk was given (live or not).
     public let trackedObjects: Int
     /// Each node's plan: an index into ``plans``.
-    let planIDs: [UInt32]
+    let planIDs: PlanIDs
     /// The distinct plans of the live objects.
     let plans: [ObjectPlan]
     /// Nodes by address, and each node's record.
@@ -25,6 +25,11 @@ public struct HeapScan {
     /// The suspended tasks whose own retain the walk attributed (``TaskResumers``), each also a strong
     /// reference in ``strongGraph``: from its resumer, or from the task itself.
     let resumptions: [TaskResumption]
+    /// Task group children whose own retain the walk attributed to their parent task, each also a strong
+    /// reference in ``strongGraph`` (``TaskResumers``).
+    var childAttributions: [ChildAttribution] = []
+    /// References the holder scan proved (``adding(_:)``), each also a strong reference in ``strongGraph``.
+    var rawReferences: [RawReference] = []
 
     /// The number of live objects (nodes).
     public var liveObjects: Int { strongGraph.nodeCount }
@@ -55,15 +60,15 @@ public struct HeapScan {
     public func nodes(whereTypeName predicate: (String) -> Bool) -> [Int] {
         let matching = plans.map { predicate($0.typeName) }
         guard matching.contains(true) else { return [] }
-        return planIDs.indices.filter { matching[Int(planIDs[$0])] }
+        return (0 ..< planIDs.count).filter { matching[Int(planIDs[$0])] }
     }
 
     /// Every live object by type, most bytes first (objects of one type with several plans, such as
     /// generic instances, are one row per plan type name).
     public var liveTypes: [TypeTally] {
         var counts = [Int](repeating: 0, count: plans.count)
-        for id in planIDs {
-            counts[Int(id)] += 1
+        for node in 0 ..< planIDs.count {
+            counts[Int(planIDs[node])] += 1
         }
         var rows: [String: TypeTally] = [:]
         for (id, plan) in plans.enumerated() where counts[id] > 0 {

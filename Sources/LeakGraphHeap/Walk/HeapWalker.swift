@@ -12,7 +12,7 @@ import LeakGraphModel
 /// ``ObjectGraph`` nodes and typed references of chosen objects. A leak check asks for the leaked objects
 /// only; ``walk(count:record:)`` asks for all.
 public struct HeapWalker {
-    private let plans = ObjectPlans()
+    let plans = ObjectPlans()
 
     /// Creates a walker. One walker caches layouts for the metadata it has seen; use one per walk.
     public init() {}
@@ -55,22 +55,59 @@ public struct HeapWalker {
 
     /// ``scan(count:record:)`` with the records' addresses given apart: `address(i)` is
     /// `record(i).address`, and cheaper. Reference targets are found by binary search over `address`;
-    /// `record` is called once per record.
+    /// `record` is called once per record, and once more for the first object of each diagnostic found
+    /// while reading objects (its creation stack names the diagnostic's site).
     public func scan(count: Int, address: (Int) -> UInt, record: (Int) -> HeapObjectRecord) -> HeapScan {
+        scan(count: count, address: address, sorted: nil, record: record)
+    }
+
+    /// ``scan(count:address:record:)`` of the records whose addresses are `addresses` (ascending: the
+    /// recorder's frozen snapshot), the `i`-th record given by `record(i)`: references are resolved by
+    /// a binary search of the buffer itself. The scan keeps the buffer: use it (``HeapScan/node(at:address:)``,
+    /// ``objectGraph(of:in:addresses:record:)``) only while the buffer is valid.
+    public func scan(addresses: UnsafeBufferPointer<UInt>, record: (Int) -> HeapObjectRecord) -> HeapScan {
+        scan(count: addresses.count, address: { addresses[$0] }, sorted: addresses, record: record)
+    }
+
+    /// How far a scan has come: called every ``progressInterval`` objects with the objects done and the
+    /// total (each object counts twice: read, then its references followed).
+    package typealias Progress = (_ done: Int, _ total: Int) -> Void
+
+    /// The objects between two calls of a ``Progress``.
+    package static let progressInterval = 1 << 16
+
+    /// ``scan(addresses:record:)`` that reports its progress (a check of millions of objects takes
+    /// seconds).
+    package func scan(
+        addresses: UnsafeBufferPointer<UInt>, record: (Int) -> HeapObjectRecord, progress: Progress?
+    ) -> HeapScan {
+        scan(count: addresses.count, address: { addresses[$0] }, sorted: addresses, record: record, progress: progress)
+    }
+
+    private func scan(
+        count: Int, address: (Int) -> UInt, sorted: UnsafeBufferPointer<UInt>?, record: (Int) -> HeapObjectRecord,
+        progress: Progress? = nil
+    ) -> HeapScan {
         precondition(count < Int(UInt32.max), "a heap walk numbers objects with 32 bits")
         var retainCounts: [UInt32] = []
         retainCounts.reserveCapacity(count)
-        var planIDs: [UInt32] = []
+        var planIDs = PlanIDs()
         planIDs.reserveCapacity(count)
         var skipped: [Int] = []  // records that are no node: rare
         var distinctPlans: [ObjectPlan] = []
         var planID: [ObjectIdentifier: UInt32] = [:]
         var lastMetadata: UInt = 0
-        var lastPlan: (plan: ObjectPlan, id: UInt32)?
+        var lastID: UInt32?
         var planBytes: [Int] = []
         var planStack: [Int?] = []  // per plan: the creation stack of its first object with one
+        var planHasStack: [Bool] = []
+        var planIsContext: [Bool] = []  // per plan: closure contexts, whose allocated size is checked
+        var contextSizes: [(node: UInt32, size: UInt32)] = []
 
         for position in 0 ..< count {
+            if let progress, position & (Self.progressInterval - 1) == 0 {
+                progress(position, 2 * count)
+            }
             let record = record(position)
             guard let object = UnsafeRawPointer(bitPattern: record.address),
                 let metadata = UnsafeRawPointer(bitPattern: record.metadata),
@@ -79,33 +116,41 @@ public struct HeapWalker {
                 skipped.append(position)
                 continue
             }
-            // Objects of one type cluster in memory: remember the last plan before asking the cache.
-            let current: (plan: ObjectPlan, id: UInt32)
-            if let lastPlan, record.metadata == lastMetadata {
-                current = lastPlan
+            // Objects of one type cluster in memory: remember the last plan's id before asking the cache
+            // (an id, not the plan: no retain per object).
+            let id: UInt32
+            if let lastID, record.metadata == lastMetadata {
+                id = lastID
             } else {
                 let plan = plans.plan(for: metadata)
                 let key = ObjectIdentifier(plan)
                 if let known = planID[key] {
-                    current = (plan, known)
+                    id = known
                 } else {
-                    current = (plan, UInt32(distinctPlans.count))
-                    planID[key] = current.id
+                    id = UInt32(distinctPlans.count)
+                    planID[key] = id
                     distinctPlans.append(plan)
                     planBytes.append(0)
                     planStack.append(nil)
+                    planHasStack.append(false)
+                    planIsContext.append(plan.kind == .closureContext)
                 }
-                lastPlan = current
+                lastID = id
                 lastMetadata = record.metadata
             }
+            if planIsContext[Int(id)] {
+                // Closure contexts' allocated sizes, in node order: a layout that does not fit is not read.
+                contextSizes.append((UInt32(retainCounts.count), UInt32(clamping: record.size)))
+            }
             retainCounts.append(UInt32(clamping: lg_retain_count(object)))
-            planIDs.append(current.id)
-            planBytes[Int(current.id)] += record.size
-            if planStack[Int(current.id)] == nil, let stack = record.stackID {
-                planStack[Int(current.id)] = stack
+            planIDs.append(id)
+            planBytes[Int(id)] &+= record.size
+            if !planHasStack[Int(id)], let stack = record.stackID {
+                planStack[Int(id)] = stack
+                planHasStack[Int(id)] = true
             }
         }
-        let index = AddressIndex(count: count, skipped: skipped, address: address)
+        let index = AddressIndex(count: count, skipped: skipped, address: address, sorted: sorted)
 
         var currentSource = 0
         var continuations: [(holder: Int, task: UInt)] = []
@@ -113,40 +158,86 @@ public struct HeapWalker {
             continuations.append((currentSource, task))
         }
         var unreadableCounts = [Int](repeating: 0, count: distinctPlans.count)
-        var objectUnreadable: [DynamicKey: Int] = [:]
+        // Per plan and reason found while reading objects: how many, and the creation stack of the first
+        // one with a stack — the object's own, so the site names the very closure (a context of the same
+        // shape made elsewhere is another plan).
+        var objectUnreadable: [DynamicKey: (count: Int, stackID: Int?)] = [:]
+        var nextContext = 0
         var offsets: [UInt32] = [0]
         offsets.reserveCapacity(retainCounts.count + 1)
         var targets: [UInt32] = []
         targets.reserveCapacity(retainCounts.count)
+        // Per plan: its strong slots when the fast path can read them (StrongSlots), flattened into one
+        // table read through buffers, so that the loop copies no array per object.
+        var fastStart = [Int32](repeating: -1, count: distinctPlans.count + 1)
+        var fastOffsets: [Int] = []
+        var fastBridge: [Bool] = []
+        for (id, plan) in distinctPlans.enumerated() {
+            guard index.holdsAddresses, let slots = StrongSlots(plan) else { continue }
+            fastStart[id] = Int32(fastOffsets.count)
+            fastOffsets += slots.offsets
+            fastBridge += slots.kinds.map { $0 == .bridgeObject }
+        }
+        var fastEnd = [Int32](repeating: 0, count: distinctPlans.count)
+        for id in distinctPlans.indices where fastStart[id] >= 0 {
+            fastEnd[id] = fastStart[id] + Int32(StrongSlots(distinctPlans[id])!.offsets.count)
+        }
+        let hasUnreadable = distinctPlans.map { !$0.unreadable.isEmpty }
+        let isEmpty = distinctPlans.map { $0.slots.isEmpty && $0.tail == nil }
         for source in 0 ..< retainCounts.count {
+            if let progress, source & (Self.progressInterval - 1) == 0 {
+                progress(count + source, 2 * count)
+            }
             let id = Int(planIDs[source])
-            let plan = distinctPlans[id]
-            if !plan.unreadable.isEmpty {
+            if hasUnreadable[id] {
                 unreadableCounts[id] += 1
             }
-            if plan.slots.isEmpty, plan.tail == nil {
+            if isEmpty[id] {
                 offsets.append(offsets[source])
                 continue
             }
-            guard let object = UnsafeRawPointer(bitPattern: address(index.recordPosition(ofNode: source))) else {
+            let sourcePosition = skipped.isEmpty ? source : index.recordPosition(ofNode: source)
+            guard let object = UnsafeRawPointer(bitPattern: index.address(ofNode: source) ?? address(sourcePosition)) else {
                 offsets.append(offsets[source])
                 continue
             }
+            let start = Int(fastStart[id])
+            if start >= 0 {
+                for slot in start ..< Int(fastEnd[id]) {
+                    let word = object.word(at: fastOffsets[slot])
+                    guard word != 0, !fastBridge[slot] || word >> 60 == 0,
+                        let node = index.node(at: word, near: sourcePosition)
+                    else { continue }
+                    targets.append(UInt32(node))
+                }
+                precondition(targets.count < Int(UInt32.max), "a heap walk numbers references with 32 bits")
+                offsets.append(UInt32(targets.count))
+                continue
+            }
+            let plan = distinctPlans[id]
             currentSource = source
+            var size = 0
+            if plan.kind == .closureContext {
+                while nextContext < contextSizes.count, contextSizes[nextContext].node < source { nextContext += 1 }
+                if nextContext < contextSizes.count, contextSizes[nextContext].node == source { size = Int(contextSizes[nextContext].size) }
+            }
             scanner.scan(
-                object: object, plan: plan,
+                object: object, plan: plan, size: size,
                 found: { _, ownership, target, _ in
-                    guard ownership == .strong, let node = index.node(at: target, address: address) else { return }
+                    guard ownership == .strong else { return }
+                    let node = index.holdsAddresses ? index.node(at: target, near: sourcePosition) : index.node(at: target, address: address)
+                    guard let node else { return }
                     targets.append(UInt32(node))
                 },
-                unreadable: { reason in objectUnreadable[DynamicKey(typeName: plan.typeName, reason: reason), default: 0] += 1 })
+                unreadable: { reason in
+                    let key = DynamicKey(plan: id, reason: reason)
+                    var entry = objectUnreadable[key] ?? (0, nil)
+                    entry.count += 1
+                    if entry.stackID == nil { entry.stackID = record(index.recordPosition(ofNode: source)).stackID }
+                    objectUnreadable[key] = entry
+                })
             precondition(targets.count < Int(UInt32.max), "a heap walk numbers references with 32 bits")
             offsets.append(UInt32(targets.count))
-        }
-        // Per type: an example creation stack, for diagnostics found while reading objects.
-        var stackOfType: [String: Int?] = [:]
-        for (id, plan) in distinctPlans.enumerated() where stackOfType[plan.typeName] == nil || stackOfType[plan.typeName]! == nil {
-            stackOfType[plan.typeName] = planStack[id]
         }
         var diagnostics = distinctPlans.indices
             .filter { unreadableCounts[$0] > 0 }
@@ -158,25 +249,26 @@ public struct HeapWalker {
             }
             + objectUnreadable.map {
                 WalkDiagnostic(
-                    typeName: $0.key.typeName, reason: $0.key.reason, objectCount: $0.value,
-                    stackID: stackOfType[$0.key.typeName] ?? nil)
+                    typeName: distinctPlans[$0.key.plan].typeName, reason: $0.key.reason, objectCount: $0.value.count,
+                    stackID: $0.value.stackID ?? planStack[$0.key.plan])
             }
         diagnostics.sort { ($0.objectCount, $0.typeName, $0.reason) > ($1.objectCount, $1.typeName, $1.reason) }
         var strongGraph = StrongReferenceGraph(retainCounts: retainCounts, offsets: offsets, targets: targets)
-        let resumptions = TaskResumers.find(
+        let (resumptions, children) = TaskResumers.find(
             graph: strongGraph,
-            continuations: continuations.map { ($0.holder, index.node(at: $0.task, address: address)) },
+            continuations: continuations.map { ($0.holder, index.node(at: $0.task, address: address), $0.task) },
             plan: { distinctPlans[Int(planIDs[$0])] },
             status: { node in
                 UnsafeRawPointer(bitPattern: address(index.recordPosition(ofNode: node))).map(lg_task_status_flags) ?? 0
-            })
-        if !resumptions.isEmpty {
-            strongGraph = strongGraph.adding(resumptions.map { ($0.resumer ?? $0.task, $0.task) })
+            },
+            node: { index.node(at: $0, address: address) })
+        if !resumptions.isEmpty || !children.isEmpty {
+            strongGraph = strongGraph.adding(resumptions.map { ($0.resumer ?? $0.task, $0.task) } + children.map { ($0.parent, $0.child) })
         }
         return HeapScan(
             strongGraph: strongGraph,
             diagnostics: diagnostics, trackedObjects: count, planIDs: planIDs, plans: distinctPlans, index: index,
-            planBytes: planBytes, resumptions: resumptions)
+            planBytes: planBytes, resumptions: resumptions, childAttributions: children)
     }
 
     /// The graph of the live objects `nodes` of `scan` (node indices, ascending): their nodes and every
@@ -190,6 +282,13 @@ public struct HeapWalker {
     /// - Complexity: O(*k* log *n* + *r* log *n*) for *k* nodes and the *r* references found in them.
     public func objectGraph(of nodes: [Int], in scan: HeapScan, record: (Int) -> HeapObjectRecord) -> ObjectGraph {
         objectGraph(of: nodes, in: scan, address: { record($0).address }, record: record)
+    }
+
+    /// ``objectGraph(of:in:record:)`` of a scan made by ``scan(addresses:record:)``, with the same buffer.
+    public func objectGraph(
+        of nodes: [Int], in scan: HeapScan, addresses: UnsafeBufferPointer<UInt>, record: (Int) -> HeapObjectRecord
+    ) -> ObjectGraph {
+        objectGraph(of: nodes, in: scan, address: { addresses[$0] }, record: record)
     }
 
     /// ``objectGraph(of:in:record:)`` with the records' addresses given apart, as for
@@ -225,18 +324,23 @@ public struct HeapWalker {
         // the stream storage, with its path.
         var resumptionsByResumer: [Int: [TaskResumption]] = [:]
         var suspendedForever = Set<Int>()
+        var heldByCanary: [Int: Int] = [:]  // canary → task
         for resumption in scan.resumptions {
-            if let resumer = resumption.resumer {
+            if let resumer = resumption.resumer, resumer == resumption.storage {
+                heldByCanary[resumer] = resumption.task  // a checked continuation's canary
+            } else if let resumer = resumption.resumer {
                 resumptionsByResumer[resumer, default: []].append(resumption)
             } else {
                 suspendedForever.insert(resumption.task)
             }
         }
+        let rawBySource = Dictionary(grouping: scan.rawReferences, by: \.from)
+        let childrenByParent = Dictionary(grouping: scan.childAttributions, by: \.parent).mapValues { $0.map(\.child) }
         for (source, node) in nodes.enumerated() {
             guard let object = UnsafeRawPointer(bitPattern: UInt(graph.nodes[source].address)) else { continue }
             var pending = resumptionsByResumer[node] ?? []
             scanner.scan(
-                object: object, plan: scan.plan(of: node),
+                object: object, plan: scan.plan(of: node), size: graph.nodes[source].size,
                 found: { path, ownership, target, targetIsBox in
                     guard let targetNode = scan.index.node(at: target, address: address) else { return }
                     if ownership == .strong, let at = pending.firstIndex(where: { $0.storage == targetNode }) {
@@ -251,8 +355,22 @@ public struct HeapWalker {
                     references.append(Reference(from: source, to: targetIndex, path: path, ownership: ownership))
                     if targetIsBox { boxes.insert(targetIndex) }
                 })
+            if let task = heldByCanary[node], let taskIndex = graphIndex(task) {
+                references.append(
+                    Reference(from: source, to: taskIndex, path: [.property("continuation"), .resumesTask], ownership: .strong))
+            }
             if suspendedForever.contains(node) {
                 references.append(Reference(from: source, to: source, path: [.suspendedForever], ownership: .strong))
+            }
+            for child in childrenByParent[node] ?? [] {
+                if let target = graphIndex(child) {
+                    references.append(Reference(from: source, to: target, path: [.childTask], ownership: .strong))
+                }
+            }
+            for raw in rawBySource[node] ?? [] {
+                if let target = graphIndex(raw.to) {
+                    references.append(Reference(from: source, to: target, path: [raw.step], ownership: .strong))
+                }
             }
         }
         graph.references = references
@@ -281,7 +399,7 @@ public struct HeapWalker {
     }
 
     private struct DynamicKey: Hashable {
-        let typeName: String
+        let plan: Int
         let reason: String
     }
 

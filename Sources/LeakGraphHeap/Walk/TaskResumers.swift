@@ -33,42 +33,103 @@ import LeakGraphModel
 struct TaskResumption: Equatable {
     /// The waiting task's node.
     let task: Int
-    /// The stream storage's node.
+    /// The stream storage's node (the canary's, for a checked continuation).
     let storage: Int
     /// The node holding the storage's continuation, or `nil` when nothing can resume the task.
     let resumer: Int?
 }
 
+/// A task group's child whose own retain the walk attributes to its parent task: the child resumes when
+/// its parent is cancelled (which cancels the group's children), or when what it waits on can resume
+/// it — which, by the group rule, is what resumes the parent (``TaskResumers``).
+struct ChildAttribution: Equatable {
+    let parent: Int
+    let child: Int
+}
+
 enum TaskResumers {
+    /// What a stream's continuation names: a tracked task, or an `async let` child (untracked: it lives in
+    /// its parent's allocator) whose tracked parent waits on it.
+    private enum Waiter: Hashable, Comparable {
+        case task(Int)
+        case asyncLetChild(address: UInt, parent: Int)
+    }
+
     /// The resumptions the walk can prove, from the strong graph of a compact scan and the raw
-    /// continuations found in it (`holder`: the node whose memory holds one, `task`: the node it names).
+    /// continuations found in it (`holder`: the node whose memory holds one, `task`: the node it names,
+    /// `address`: the address it names); and the group children whose own retain their parent holds.
     ///
     /// - Complexity: O(*n* + *e*) for *n* nodes and *e* strong references, only when a continuation of a
-    ///   tracked task was found; otherwise O(1).
+    ///   task was found; otherwise O(1).
     static func find(
-        graph: StrongReferenceGraph, continuations: [(holder: Int, task: Int?)], plan: (Int) -> ObjectPlan,
-        status: (Int) -> UInt32
-    ) -> [TaskResumption] {
-        guard !continuations.isEmpty,
-            lg_async_stream_waiter_retains(false) > 0 || lg_async_stream_waiter_retains(true) > 0
-        else { return [] }
-        // The tasks waiting in each continuations array; an array holding any continuation that is not a
-        // tracked task is left out whole.
-        var waiting: [Int: [Int]] = [:]
-        var spoiled = Set<Int>()
-        for (holder, task) in continuations {
-            guard let task, plan(task).role == .task else {
-                spoiled.insert(holder)
-                continue
-            }
-            waiting[holder, default: []].append(task)
-        }
-        for holder in spoiled { waiting[holder] = nil }
-        guard !waiting.isEmpty else { return [] }
-
+        graph: StrongReferenceGraph, continuations: [(holder: Int, task: Int?, address: UInt)], plan: (Int) -> ObjectPlan,
+        status: (Int) -> UInt32, node: (UInt) -> Int?
+    ) -> (resumptions: [TaskResumption], children: [ChildAttribution]) {
+        guard !continuations.isEmpty, lg_task_layout_known() else { return ([], []) }
         var inDegree = [Int](repeating: 0, count: graph.nodeCount)
         for target in graph.targets { inDegree[Int(target)] += 1 }
         func unexplained(_ node: Int) -> Int { Int(graph.retainCounts[node]) - inDegree[node] }
+        let suspendedMask = LG_TASK_STATUS_RUNNING | LG_TASK_STATUS_ENQUEUED | LG_TASK_STATUS_COMPLETE
+        func isSuspendedFlags(_ flags: UInt32) -> Bool {
+            flags & suspendedMask == 0 && flags & LG_TASK_STATUS_HAS_DEPENDENCY != 0
+        }
+        /// A tracked task suspended on something, its only retain beyond its handles its own.
+        func isSuspended(_ task: Int) -> Bool { isSuspendedFlags(status(task)) && unexplained(task) == 1 }
+        /// Whether the task at `address` is itself a child task (a parent's cancellation could resume it).
+        func isChild(_ address: UInt) -> Bool {
+            var links = lg_task_child_links_t()
+            return UnsafeRawPointer(bitPattern: address).map { lg_task_child_links($0, &links) } ?? true
+        }
+        func dependency(of task: Int, address: UInt) -> lg_task_dependency_t? {
+            var found = lg_task_dependency_t()
+            guard let pointer = UnsafeRawPointer(bitPattern: address), lg_task_dependency(pointer, &found) else { return nil }
+            return found
+        }
+
+        // What each continuation names; a holder of a continuation that names anything else is left out.
+        var waiting: [Int: [Waiter]] = [:]
+        var spoiled = Set<Int>()
+        var continuationsOfWaiter: [Waiter: Int] = [:]
+        var addressOfTask: [Int: UInt] = [:]
+        for (holder, task, address) in continuations {
+            let waiter: Waiter
+            if let task, plan(task).role == .task {
+                waiter = .task(task)
+                addressOfTask[task] = address
+            } else if task == nil, let pointer = UnsafeRawPointer(bitPattern: address), lg_task_layout_known() {
+                var links = lg_task_child_links_t()
+                guard lg_task_child_links(pointer, &links), links.is_async_let,
+                    let parent = node(UInt(bitPattern: links.parent)), plan(parent).role == .task
+                else {
+                    spoiled.insert(holder)
+                    continue
+                }
+                waiter = .asyncLetChild(address: address, parent: parent)
+                addressOfTask[parent] = UInt(bitPattern: links.parent)
+            } else {
+                spoiled.insert(holder)
+                continue
+            }
+            waiting[holder, default: []].append(waiter)
+            continuationsOfWaiter[waiter, default: 0] += 1
+        }
+        for holder in spoiled { waiting[holder] = nil }
+        guard !waiting.isEmpty else { return ([], []) }
+
+        // A task suspended on a checked continuation resumes only through it: every copy of the
+        // `CheckedContinuation` holds its canary, which keeps the raw continuation until it is resumed
+        // (cancelling the task does not resume it). So the task's own retain is the canary's: the task
+        // lives exactly as long as some copy of the continuation does — when the canary is the only
+        // continuation naming the task.
+        var result: [TaskResumption] = []
+        for (holder, waiters) in waiting.sorted(by: { $0.key < $1.key }) where plan(holder).role == .continuationCanary {
+            guard waiters.count == 1, case .task(let task) = waiters[0], continuationsOfWaiter[waiters[0]] == 1, isSuspended(task)
+            else { continue }
+            result.append(TaskResumption(task: task, storage: holder, resumer: holder))
+        }
+        waiting = waiting.filter { plan($0.key).role != .continuationCanary }
+        guard !waiting.isEmpty, lg_async_stream_waiter_retains(false) > 0 || lg_async_stream_waiter_retains(true) > 0
+        else { return (result, []) }
         /// The sources of every strong reference into the nodes of `wanted`.
         func sources(of wanted: Set<Int>) -> [Int: [Int]] {
             var result: [Int: [Int]] = [:]
@@ -84,9 +145,9 @@ enum TaskResumers {
         // The continuations are the storage's own (an `AsyncThrowingStream` keeps its one waiter inline), or
         // in an array that is the storage's alone (an `AsyncStream`'s): one retain, one reference.
         let arraySources = sources(of: Set(waiting.keys.filter { plan($0).kind == .arrayStorage }))
-        var tasksOfStorage: [Int: [Int]] = [:]
+        var waitersOfStorage: [Int: [Waiter]] = [:]
         var spoiledStorages = Set<Int>()
-        for (holder, tasks) in waiting {
+        for (holder, waiters) in waiting {
             let storage: Int
             if case .asyncStreamStorage = plan(holder).role {
                 storage = holder
@@ -97,18 +158,16 @@ enum TaskResumers {
                 else { continue }
                 storage = holders[0]
             }
-            if tasksOfStorage[storage] != nil { spoiledStorages.insert(storage) }
-            tasksOfStorage[storage, default: []] += tasks
+            if waitersOfStorage[storage] != nil { spoiledStorages.insert(storage) }
+            waitersOfStorage[storage, default: []] += waiters
         }
-        for storage in spoiledStorages { tasksOfStorage[storage] = nil }
-        guard !tasksOfStorage.isEmpty else { return [] }
+        for storage in spoiledStorages { waitersOfStorage[storage] = nil }
+        guard !waitersOfStorage.isEmpty else { return (result, []) }
 
         // A task is suspended on one continuation: one named by two storages is left held.
-        var storagesOfTask: [Int: Int] = [:]
-        for tasks in tasksOfStorage.values { for task in tasks { storagesOfTask[task, default: 0] += 1 } }
-        let storageSources = sources(of: Set(tasksOfStorage.keys))
-        let suspendedMask = LG_TASK_STATUS_RUNNING | LG_TASK_STATUS_ENQUEUED | LG_TASK_STATUS_COMPLETE
-        var result: [TaskResumption] = []
+        var storagesOfWaiter: [Waiter: Int] = [:]
+        for waiters in waitersOfStorage.values { for waiter in waiters { storagesOfWaiter[waiter, default: 0] += 1 } }
+        let storageSources = sources(of: Set(waitersOfStorage.keys))
         // The consumer's side: stream contexts, and the closure contexts they reference — a stream context
         // references only its storage and its `produce` function (`storage.next`, which adds a waiter and
         // resumes none), whose context is the storage itself or, for `AsyncThrowingStream`, a closure
@@ -120,27 +179,101 @@ enum TaskResumers {
             guard candidates.contains(node), let holders = candidateSources[node] else { return false }
             return holders.contains { plan($0).role == .asyncStreamContext }
         }
-        for (storage, tasks) in tasksOfStorage.sorted(by: { $0.key < $1.key }) {
+        // Per waiter: the storage it waits on and the one object that could resume it through the stream
+        // (nil: nothing can), when the stream rule holds for it.
+        var stream: [Waiter: (storage: Int, resumer: Int?)] = [:]
+        for (storage, waiters) in waitersOfStorage.sorted(by: { $0.key < $1.key }) {
             guard case .asyncStreamStorage(let throwing) = plan(storage).role else { continue }
             let perWaiter = Int(lg_async_stream_waiter_retains(throwing))
             // One waiter only: cancelling any task waiting in `next()` runs the storage's cancellation
             // handler, which finishes the stream and resumes every waiter — a handle to another waiter
             // resumes this one too, so with two waiters no single holder decides (they stay held).
-            guard tasks.count == 1 else { continue }
+            guard waiters.count == 1, let waiter = waiters.first else { continue }
             // Every retain on the storage: its references, plus exactly what the waiter's frames hold.
-            guard perWaiter > 0, unexplained(storage) == perWaiter * tasks.count
-            else { continue }
-            // Every task suspended on its continuation, its only retain beyond its handles its own.
-            guard tasks.allSatisfy({ task in
-                let flags = status(task)
-                return storagesOfTask[task] == 1 && flags & suspendedMask == 0 && flags & LG_TASK_STATUS_HAS_DEPENDENCY != 0 && unexplained(task) == 1
-            }) else { continue }
+            guard perWaiter > 0, unexplained(storage) == perWaiter else { continue }
+            // The waiter suspended on its continuation, named by no other.
+            guard storagesOfWaiter[waiter] == 1, continuationsOfWaiter[waiter] == 1 else { continue }
+            switch waiter {
+            case .task(let task):
+                guard isSuspended(task) else { continue }
+            case .asyncLetChild(let address, _):
+                guard let pointer = UnsafeRawPointer(bitPattern: address), isSuspendedFlags(lg_task_status_flags(pointer)) else { continue }
+            }
             let resumers = Set((storageSources[storage] ?? []).filter { !isConsumer($0) })
             guard resumers.count <= 1 else { continue }
-            for task in tasks.sorted() {
-                result.append(TaskResumption(task: task, storage: storage, resumer: resumers.first))
+            stream[waiter] = (storage, resumers.first)
+        }
+
+        var children: [ChildAttribution] = []
+        var groupsSeen = Set<UInt>()
+        for (waiter, found) in stream.sorted(by: { $0.key < $1.key }) {
+            switch waiter {
+            case .task(let task):
+                var links = lg_task_child_links_t()
+                let address = addressOfTask[task] ?? 0
+                guard let pointer = UnsafeRawPointer(bitPattern: address) else { continue }
+                if !lg_task_child_links(pointer, &links) {
+                    // A task of its own (`Task { }`): it resumes through the stream, or when cancelled
+                    // through a handle (a counted reference of its own).
+                    result.append(TaskResumption(task: task, storage: found.storage, resumer: found.resumer))
+                    continue
+                }
+                // A task group's child: decided for its whole group below, once.
+                // (A parent that is a child itself could be cancelled by its own parent: left held.)
+                guard let group = links.group.map({ UInt(bitPattern: $0) }), let parent = node(UInt(bitPattern: links.parent)),
+                    !isChild(UInt(bitPattern: links.parent)), groupsSeen.insert(group).inserted,
+                    let (resumption, attributions) = groupRule(
+                        parent: parent, parentAddress: UInt(bitPattern: links.parent), group: group, stream: stream, node: node,
+                        isSuspended: isSuspended, dependency: dependency)
+                else { continue }
+                result.append(resumption)
+                children += attributions
+            case .asyncLetChild(let address, let parent):
+                // The parent waits on this `async let` child, which only the stream (or the parent's own
+                // cancellation, which its handles decide) can resume: the parent's own retain is the
+                // stream's resumer's. The child's frames and captures live in the parent's allocator.
+                guard isSuspended(parent), !isChild(addressOfTask[parent] ?? 0),
+                    let waits = dependency(of: parent, address: addressOfTask[parent] ?? 0),
+                    waits.kind == LG_TASK_WAITS_ON_TASK, UInt(bitPattern: waits.target) == address
+                else { continue }
+                result.append(TaskResumption(task: parent, storage: found.storage, resumer: found.resumer))
             }
         }
-        return result
+        return (result, children)
+    }
+
+    /// The group rule: the parent waits on its task group, and every child of the group is a tracked task
+    /// the stream rule proved, all resumable by one object (or none). Then the parent's own retain is that
+    /// object's (the parent resumes when its children finish, which only that object or the parent's own
+    /// cancellation can bring about), and each child's own retain is the parent's (a child lives as long as
+    /// its parent can cancel it, or can be resumed).
+    private static func groupRule(
+        parent: Int, parentAddress: UInt, group: UInt, stream: [Waiter: (storage: Int, resumer: Int?)], node: (UInt) -> Int?,
+        isSuspended: (Int) -> Bool, dependency: (Int, UInt) -> lg_task_dependency_t?
+    ) -> (TaskResumption, [ChildAttribution])? {
+        guard isSuspended(parent), let waits = dependency(parent, parentAddress), waits.kind == LG_TASK_WAITS_ON_GROUP,
+            UInt(bitPattern: waits.target) == group, let groupPointer = UnsafeRawPointer(bitPattern: group)
+        else { return nil }
+        var next = lg_task_group_first_child(groupPointer)
+        guard next != UnsafeRawPointer(bitPattern: UInt.max) else { return nil }
+        var children: [Int] = []
+        var resumers = Set<Int?>()
+        var storage: Int?
+        while let child = next, children.count < 100_000 {
+            guard let childNode = node(UInt(bitPattern: child)), let found = stream[.task(childNode)] else { return nil }
+            var links = lg_task_child_links_t()
+            guard lg_task_child_links(child, &links), UInt(bitPattern: links.group) == group,
+                UInt(bitPattern: links.parent) == parentAddress
+            else { return nil }
+            children.append(childNode)
+            resumers.insert(found.resumer)
+            storage = storage ?? found.storage
+            next = links.next_child
+        }
+        guard next == nil, let storage, resumers.count == 1, let resumer = resumers.first else { return nil }
+        return (
+            TaskResumption(task: parent, storage: storage, resumer: resumer),
+            children.map { ChildAttribution(parent: parent, child: $0) }
+        )
     }
 }

@@ -54,6 +54,24 @@ public enum PathStep: Sendable, Hashable {
     /// The retain a suspended task holds on itself when nothing can resume it (a reference from the task
     /// to itself, written `suspended, nothing can resume it`).
     case suspendedForever
+    /// A word the walk does not read as a reference (an `UnsafeRawPointer`, `Unmanaged`, `Int(bitPattern:)`
+    /// field, C memory of a Foundation object, an async frame of a task), found by the holder scan to
+    /// point at an object whose retains nothing else explains: the stored property holding it, when the
+    /// word lies in one, else its offset in the object (written `context (raw pointer)`, `+40 (raw
+    /// pointer)`). Only found with the orphan scan (docs/how-it-works.md, "Raw pointers").
+    case rawPointer(field: String?, offset: Int)
+    /// A word in untracked malloc'd memory that only the referencing object points to (directly, or
+    /// through more such memory), found by the holder scan to point at an object whose retains nothing
+    /// else explains; named by the referencing object's word that leads to that memory, as for
+    /// ``rawPointer(field:offset:)`` (written `registration (malloc'd memory, raw pointer)`).
+    case ownedMemoryPointer(field: String?, offset: Int)
+    /// A task group's child, from its parent task: the retain the child holds on itself, attributed to the
+    /// parent, whose cancellation would resume it (written `child task`).
+    case childTask
+    /// A word in the async frames of a task that has not completed — its initial async context and the
+    /// slabs of its task allocator, which only the task points to — found by the holder scan to point at
+    /// an object whose retains nothing else explains (written `async frames (raw pointer)`).
+    case asyncFrames
     /// A label from a report written before references carried paths: shown as it is, never interpreted.
     case label(String)
 }

@@ -14,7 +14,7 @@ extension ReferencePath: Codable {
 
 extension PathStep: Codable {
     private enum Keys: String, CodingKey {
-        case kind, name, type, existential, index, key, text
+        case kind, name, type, existential, index, key, text, offset
     }
 
     /// The `kind` values of the JSON form.
@@ -22,6 +22,7 @@ extension PathStep: Codable {
         case property, tupleElement, enumCase, optionalPayload, indirectPayload, existentialValue, existentialBox
         case element, dictionaryKey, dictionaryValue, setMember, closureContext, capture, captureBox, boxValue
         case errorValue, storage, label, taskHandle, taskClosure, resumesTask, suspendedForever
+        case rawPointer, ownedMemoryPointer, asyncFrames, childTask
     }
 
     /// Decodes one step; an unknown `kind` is an error (a newer writer's step this reader cannot show).
@@ -53,6 +54,14 @@ extension PathStep: Codable {
         case .taskClosure: self = .taskClosure
         case .resumesTask: self = .resumesTask
         case .suspendedForever: self = .suspendedForever
+        case .rawPointer:
+            self = .rawPointer(
+                field: try container.decodeIfPresent(String.self, forKey: .name), offset: try container.decode(Int.self, forKey: .offset))
+        case .asyncFrames: self = .asyncFrames
+        case .childTask: self = .childTask
+        case .ownedMemoryPointer:
+            self = .ownedMemoryPointer(
+                field: try container.decodeIfPresent(String.self, forKey: .name), offset: try container.decode(Int.self, forKey: .offset))
         }
     }
 
@@ -115,6 +124,18 @@ extension PathStep: Codable {
             try container.encode(Kind.resumesTask, forKey: .kind)
         case .suspendedForever:
             try container.encode(Kind.suspendedForever, forKey: .kind)
+        case .rawPointer(let field, let offset):
+            try container.encode(Kind.rawPointer, forKey: .kind)
+            try container.encodeIfPresent(field, forKey: .name)
+            try container.encode(offset, forKey: .offset)
+        case .asyncFrames:
+            try container.encode(Kind.asyncFrames, forKey: .kind)
+        case .childTask:
+            try container.encode(Kind.childTask, forKey: .kind)
+        case .ownedMemoryPointer(let field, let offset):
+            try container.encode(Kind.ownedMemoryPointer, forKey: .kind)
+            try container.encodeIfPresent(field, forKey: .name)
+            try container.encode(offset, forKey: .offset)
         }
     }
 }

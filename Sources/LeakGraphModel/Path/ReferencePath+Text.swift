@@ -86,6 +86,17 @@ extension ReferencePath {
                 result += " (resumes Task)"
             case .suspendedForever:
                 component("suspended, nothing can resume it")
+            case .rawPointer(let field, let offset):
+                component(field ?? "+\(offset)")
+                result += " (raw pointer)"
+            case .ownedMemoryPointer(let field, let offset):
+                component(field ?? "+\(offset)")
+                result += " (malloc'd memory, raw pointer)"
+            case .asyncFrames:
+                component("async frames")
+                result += " (raw pointer)"
+            case .childTask:
+                component("child task")
             case .optionalPayload, .storage:
                 break
             }
@@ -144,9 +155,25 @@ extension ReferencePath {
                 continue
             case .suspendedForever:
                 return ""
+            case .asyncFrames:
+                return "async frames"
+            case .childTask:
+                return "child task"
+            case .rawPointer(let field, _), .ownedMemoryPointer(let field, _):
+                return field ?? ""
             }
         }
         return ""
+    }
+
+    /// Whether the reference is a word the walk did not read as a reference, which the holder scan
+    /// found pointing at an object nothing else explains (``PathStep/rawPointer(field:offset:)``,
+    /// ``PathStep/ownedMemoryPointer(field:offset:)``, ``PathStep/asyncFrames``).
+    public var isRawPointer: Bool {
+        switch steps.last {
+        case .rawPointer, .ownedMemoryPointer, .asyncFrames: true
+        default: false
+        }
     }
 
     /// The stored property that could be declared `weak var` to break this reference, or `nil` when

@@ -1,7 +1,7 @@
 extension ReportDiff {
     /// The diff as text: a verdict line, then the root cycles that changed, the leaked types that
     /// changed and, when both reports count them, the live types that changed (the 25 that grew most),
-    /// one line each.
+    /// one line each; when both carry allocation profiles, their ``AllocationDiff/text``.
     ///
     /// ```
     /// 2 new leaks, 1 gone; 3 leaked types changed.
@@ -33,7 +33,7 @@ extension ReportDiff {
                 let counts = "\(ReportNaming.grouped(change.oldCount)) → \(ReportNaming.grouped(change.newCount))"
                 let bytes = Self.signed(change.newBytes - change.oldBytes) + " bytes"
                 let library = change.knownLibraryLeak == nil ? "" : "  [known library leak]"
-                lines.append("  \(state.padding(toLength: 7, withPad: " ", startingAt: 0)) \(counts) (\(bytes))  \(change.types)  \(change.key)\(library)")
+                lines.append("  \(state + String(repeating: " ", count: max(0, 7 - state.count))) \(counts) (\(bytes))  \(change.types)  \(change.key)\(library)")
             }
         }
         if unchanged > 0 {
@@ -47,7 +47,7 @@ extension ReportDiff {
                 lines.append("  … and \(ReportNaming.count(liveTypes.count - Self.liveTypeLimit, "more type"))")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n") + "\n" + (allocations.map { "\n" + $0.text } ?? "")
     }
 
     /// Live types shown in the text (the JSON has them all).

@@ -47,6 +47,9 @@ public struct ReportDiff: Sendable, Codable, Equatable {
     /// reports count them (`leakgraph run --live-histogram`); `nil` otherwise. Growth here is memory
     /// still reachable — a cache that only grows, observers never removed.
     public var liveTypes: [TypeChange]?
+    /// What changed in the allocation profiles, when both reports carry one (`leakgraph run
+    /// --allocations`); `nil` otherwise. Informational: it does not make a regression.
+    public var allocations: AllocationDiff?
 
     /// Kinds of root cycles only in the new report (outside known library leaks): the regressions.
     public var newLeaks: [CycleChange] {
@@ -101,6 +104,9 @@ public struct ReportDiff: Sendable, Codable, Equatable {
             new: new.leaks.map { TypeTally(type: $0.type, count: 1, bytes: $0.size) })
         if let oldLive = old.liveTypes, let newLive = new.liveTypes {
             liveTypes = Self.changes(old: oldLive, new: newLive)
+        }
+        if let oldAllocations = old.allocations, let newAllocations = new.allocations {
+            allocations = AllocationDiff(old: oldAllocations, new: newAllocations)
         }
     }
 

@@ -91,7 +91,7 @@ extension ReportNaming {
     /// The function of a diagnostic's site (`main.swift:12 in f()` → `f()`; a site without a place is
     /// the function itself).
     static func siteFunction(_ site: String) -> String {
-        if let range = site.range(of: " in "), !site[..<range.lowerBound].contains(" "),
+        if let range = site.firstRange(of: " in "), !site[..<range.lowerBound].contains(" "),
             site[..<range.lowerBound].contains(":") || site[..<range.lowerBound].hasSuffix(".swift")
         {
             return String(site[range.upperBound...])

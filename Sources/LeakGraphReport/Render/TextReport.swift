@@ -164,8 +164,9 @@ public enum TextReport {
     }
 
     /// Everything ``render(_:pathLimit:)`` writes after the ``header(program:summary:)``: the root
-    /// cycles, other leaked objects, `No leaks found.` and the diagnostics (ending with a newline). It
-    /// does not depend on `report.program`.
+    /// cycles, other leaked objects, `No leaks found.`, the diagnostics and the allocation profile's
+    /// top sites and types (`AllocationProfile/text(sites:end:)`, when the report has one) and the
+    /// allocations of each test (`TestAllocations/text(_:)`, idem), ending with a newline. It does not depend on `report.program`.
     ///
     /// - Parameters:
     ///   - report: The report.
@@ -173,7 +174,8 @@ public enum TextReport {
     /// - Complexity: O(*n* + *e*) for *n* leaks and *e* references (plus sorting the type groups).
     public static func body(_ report: LeakReport, pathLimit: Int = defaultPathLimit, options: Options = Options()) -> String {
         var renderer = TextRenderer(report: report, pathLimit: max(1, pathLimit))
-        return renderer.renderBody(options: options)
+        return renderer.renderBody(options: options) + (report.allocations.map { "\n" + $0.text() } ?? "")
+            + (report.testAllocations.map { "\n" + TestAllocations.text($0) } ?? "")
     }
 
     /// Renders the section of one root cycle exactly as ``render(_:pathLimit:)`` writes it: the

@@ -24,7 +24,7 @@ extension RetainerChain.Holder {
     public var shortGlobalName: String? {
         guard kind == .global, let name else { return nil }
         var text = Substring(name)
-        if let colon = text.range(of: " : ") {
+        if let colon = text.firstRange(of: " : ") {
             text = text[..<colon.lowerBound]
         }
         let prefix = text.hasPrefix("static ") ? "static " : ""

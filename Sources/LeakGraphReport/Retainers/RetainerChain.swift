@@ -64,41 +64,9 @@ public struct RetainerChain: Sendable, Codable, Hashable {
         }
     }
 
-    /// What holds the root: where the scan of the process's memory found a word pointing at it.
-    public struct Holder: Sendable, Codable, Hashable {
-        /// Where the holding word lives.
-        public enum Kind: String, Sendable, Codable, Hashable {
-            /// A global or static variable (``name`` is its symbol, demangled).
-            case global
-            /// A thread's stack: a local variable or a register a function saved.
-            case stack
-            /// Memory no Swift metadata describes: a malloc block, a C or C++ structure.
-            case untrackedMemory
-            /// A field of a tracked object the walk could not read (``name`` is its type).
-            case unreadField
-            /// Not found: a register of a running thread, an encoded pointer, memory outside the
-            /// process (a kernel queue, another process), or the scan was not run.
-            case unknown
-        }
-
-        /// Where the holding word lives.
-        public var kind: Kind
-        /// The global's symbol (demangled: `static App.NotificationCentre.shared`), or the type whose
-        /// unread field holds the root; `nil` when unknown.
-        public var name: String?
-        /// The module (file name) or mapping the word lies in, when known.
-        public var location: String?
-        /// The address of the holding word, `0x…`, when found.
-        public var address: String?
-
-        /// Creates a holder.
-        public init(kind: Kind, name: String? = nil, location: String? = nil, address: String? = nil) {
-            self.kind = kind
-            self.name = name
-            self.location = location
-            self.address = address
-        }
-    }
+    /// What holds the root: where the scan of the process's memory found a word pointing at it (the
+    /// model's ``LeakGraphModel/RootHolder``, which heap snapshots share).
+    public typealias Holder = RootHolder
 
     /// The chain, root first, the object asked about last (a single link when it is a root itself).
     public var links: [Link]

@@ -4,8 +4,8 @@ import Foundation
 /// build products (`$LEAKGRAPH_BIN_DIR`), with no preloaded library, so frees of Swift objects reach
 /// the recorder only through the `free` imports `lg_install` patches.
 ///
-/// The objects are those SwiftPM linked into `libLeakGraphPreload.so` (its link-file list) minus the
-/// preload's own start and check: the hook, the heap walk, the analysis, the report and the
+/// The objects are those SwiftPM linked into `libLeakGraphPreloadChecker.so` (its link-file list) minus
+/// the checker's own entry points: the hook, the heap walk, the analysis, the report and the
 /// `LeakGraph` façade. Each build happens at most once per test process.
 actor InProcessBuilds {
     static let shared = InProcessBuilds()
@@ -36,14 +36,14 @@ actor InProcessBuilds {
             .appendingPathComponent("Sources", isDirectory: true)
     }
 
-    /// The objects of the LeakGraph library, from the preload product's link-file list.
+    /// The objects of the LeakGraph library, from the checker product's link-file list.
     private static func libraryObjects(_ products: URL) throws -> [String] {
-        let list = products.appendingPathComponent("LeakGraphPreload.product/Objects.LinkFileList")
+        let list = products.appendingPathComponent("LeakGraphPreloadChecker.product/Objects.LinkFileList")
         guard let text = try? String(contentsOf: list, encoding: .utf8) else {
             throw BuildProducts.Missing(description: "\(list.path) is missing: run `swift build` first")
         }
         return text.split(whereSeparator: \.isNewline).map(String.init).filter {
-            !$0.contains("/CLeakGraphPreloadStart.build/") && !$0.contains("/LeakGraphPreload.build/")
+            !$0.contains("/CLeakGraphPreloadStart.build/") && !$0.contains("/LeakGraphPreloadChecker.build/")
         }
     }
 
@@ -82,8 +82,9 @@ actor InProcessBuilds {
             ["swiftc", "-g", optimization.flag, "-module-name", "Fixture"] + sources
             + ["-I", products.appendingPathComponent("Modules").path] + moduleMaps
             + ["-Xcc", "-I", "-Xcc", contractInclude,
-               "-Xcc", "-fmodule-map-file=" + sourcesDirectory.appendingPathComponent("CLibDW/module.modulemap").path]
-            + objects + ["-ldw", "-lelf", "-o", output.path]
+               "-Xcc", "-fmodule-map-file=" + sourcesDirectory.appendingPathComponent("CLibDW/module.modulemap").path,
+               "-Xcc", "-fmodule-map-file=" + sourcesDirectory.appendingPathComponent("CSQLite/module.modulemap").path]
+            + objects + ["-ldw", "-lelf", "-lsqlite3", "-o", output.path]
         let result = try await runProcess(
             URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, environment: cleanEnvironment())
         guard result.status == 0, !result.signaled else {

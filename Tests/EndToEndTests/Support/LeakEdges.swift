@@ -52,17 +52,18 @@ func stableCycleShapes(of report: LeakReport) -> [CycleShape: Int] {
 
 /// Runs a reference-kind fixture like ``checkFixture(_:_:leaking:cleanModes:sourceLocation:)``, comparing
 /// root cycles by ``stableTypeKey(_:)``, and checks the leaking run's references against `edges` (compared
-/// sorted, through `edgeForm`: ``edgeList(_:)`` by default).
+/// sorted, through `edgeForm`: ``edgeList(_:)`` by default). `leakEnvironment` is added to the leaking
+/// run's environment only.
 ///
 /// - Returns: The leaking run's report.
 @discardableResult
 func checkKindFixture(
     _ name: String, _ optimization: Optimization, leaking expected: LeakExpectation, edges: [String],
-    edgeForm: (LeakReport) -> [String] = edgeList, cleanModes: [String] = ["fixed"],
+    edgeForm: (LeakReport) -> [String] = edgeList, cleanModes: [String] = ["fixed"], leakEnvironment: [String: String] = [:],
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> LeakReport? {
     let program = try await FixtureBuilds.shared.executable(name, optimization).path
-    async let leakRun = LeakgraphRun.run(program, ["leak"])
+    async let leakRun = LeakgraphRun.run(program, ["leak"], environment: leakEnvironment)
     var cleanRuns: [(mode: String, run: LeakgraphRun)] = []
     for mode in cleanModes {
         cleanRuns.append((mode, try await LeakgraphRun.run(program, [mode])))

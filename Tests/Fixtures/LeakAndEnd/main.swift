@@ -6,6 +6,9 @@
 //                               "handled SIGTERM" and exits with 0 (its leaks checked at exit)
 //   LeakAndEnd segv | trap | abort   crash: a null write, a Swift runtime trap, abort()
 //   LeakAndEnd spawn PROGRAM ARGUMENTS…   start PROGRAM (posix_spawn, same environment), wait, exit with its status
+//   LeakAndEnd [clean] loaded MODE…   print which of LeakGraph's checker library, Foundation and libdw this
+//                               process has loaded now ("loaded: NAME, …" or "loaded: none"), then go on
+//                               with MODE (exit N, wait, …)
 import Glibc
 
 final class Owner {
@@ -37,11 +40,30 @@ func waitForSignal() -> Never {
     exit(4)
 }
 
+/// The libraries among `names` that this process has mapped (from /proc/self/maps).
+func loadedLibraries(_ names: [String]) -> [String] {
+    guard let maps = fopen("/proc/self/maps", "r") else { return ["(no /proc/self/maps)"] }
+    defer { fclose(maps) }
+    var found: Set<String> = []
+    var line = [CChar](repeating: 0, count: 4096)
+    while fgets(&line, Int32(line.count), maps) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for name in names where text.contains("/" + name) { found.insert(name) }
+    }
+    return names.filter(found.contains)
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "clean" {
     arguments.removeFirst()
 } else {
     makePair()
+}
+if arguments.first == "loaded" {
+    arguments.removeFirst()
+    let loaded = loadedLibraries(["libLeakGraphPreloadChecker.so", "libFoundation.so", "libFoundationEssentials.so", "libdw.so"])
+    print("loaded: " + (loaded.isEmpty ? "none" : loaded.joined(separator: ", ")))
+    fflush(stdout)
 }
 switch arguments.first {
 case "exit":
@@ -70,6 +92,6 @@ case "spawn":
     waitpid(pid, &status, 0)
     exit((status >> 8) & 0xff)
 default:
-    print("usage: LeakAndEnd [clean] exit N | wait | handle-term | segv | trap | abort | spawn PROGRAM …")
+    print("usage: LeakAndEnd [clean] [loaded] exit N | wait | handle-term | segv | trap | abort | spawn PROGRAM …")
     exit(64)
 }

@@ -8,8 +8,9 @@
 // threadLocal: a second thread holds the only reference in a local while it is blocked in a wait at
 // exit — held, nothing leaks.
 // timerCycle: an unscheduled `Timer` whose block captures its owner — a real leak whose references run
-// through CoreFoundation structs, which are not read yet: the owner's pointer is found there, so it is
-// held. Nothing is reported (missed, never a false orphan).
+// through CoreFoundation's timer: the Timer retains itself for its `CFRunLoopTimer`'s context, a word in
+// C memory no metadata describes. The holder scan finds it there, inside the leaked timer object, so the
+// cycle {Poller, Timer, its CFRunLoopTimer} is reported, closed by that raw pointer.
 // timerInvalidated: a `Timer` whose block captures its owner weakly, invalidated: swift-corelibs-foundation
 // then drops the Timer's retain on itself without releasing it — an orphan `Foundation.Timer`, reported as a
 // known library leak (the program's own objects are freed). (A `DispatchWorkItem` cycle is read: fixture

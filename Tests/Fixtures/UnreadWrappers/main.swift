@@ -1,17 +1,17 @@
 // Issue 12, item 5: layouts no metadata describes, named in the diagnostics instead of missed silently.
 //
-// - `Mutex<[Subscriber]>` (Synchronization): `Mutex` is not `Copyable`, and the runtime's reflection
-//   answers such a field's type with the empty tuple: its contents cannot be laid out.
+// - A struct of the program's own that is not `Copyable` (`SubscriberList`): reflection hides a field's
+//   type that is not `Copyable`, and LeakGraph reads only the ones it knows (Synchronization's).
 // - `ManagedBuffer` tail elements: how many are initialized only the program knows.
-// - A key path with a captured subscript argument (`\Store.[owner]`): the argument is stored in the key
-//   path's buffer with no metadata describing it.
+// - A key path whose captured subscript argument has a private type (`\Store.[Ticket(store)]`): argument
+//   types are named only by a thunk's symbol, and a private type's name does not resolve on its own.
 //
-// leak:   an `EventBus` whose mutex holds a `Subscriber` pointing back at it; a `Pool` (ManagedBuffer)
-//         whose two `Slot` elements point back at it; a `Store` holding `\Store.[self]`. Each is a real
+// leak:   an `EventBus` whose list holds a `Subscriber` pointing back at it; a `Pool` (ManagedBuffer)
+//         whose two `Slot` elements point back at it; a `Store` holding `\Store.[ticket]` whose ticket holds the store. Each is a real
 //         cycle the walk cannot see: no leak is reported (the unread references make their targets
 //         externally held), and the report names each layout: `EventBus` `subscribers`, `Pool`'s
 //         elements, the key path — one object each.
-// fixed:  the back references are `weak`, and the store's key path captures another store: nothing
+// fixed:  the back references are `weak`, and the store's ticket holds another store: nothing
 //         leaks; the same three layouts are named. (The pool's `deinit` releases its elements: a first
 //         version of this fixture had none, and the orphan scan found its slots leaked.)
 
@@ -29,9 +29,9 @@ final class Subscriber {
     weak var weakBus: EventBus?
 }
 
-final class EventBus {
-    let subscribers = Mutex<[Subscriber]>([])
-}
+struct SubscriberList: ~Copyable { var all: [Subscriber] = [] }  // one line: sites keep their lines
+final class EventBus { var subscribers = SubscriberList() }
+
 
 final class Slot {
     var pool: Pool?
@@ -46,10 +46,15 @@ final class Pool: ManagedBuffer<Int, Slot> {
     }
 }
 
-final class Store: Hashable {
+final class Store {
     var path: AnyKeyPath?
-    subscript(key: Store) -> Int { key === self ? 1 : 0 }
-    static func == (lhs: Store, rhs: Store) -> Bool { lhs === rhs }
+    fileprivate subscript(ticket: Ticket) -> Int { ticket.store === self ? 1 : 0 }
+}
+
+private final class Ticket: Hashable {
+    let store: Store
+    init(_ store: Store) { self.store = store }
+    static func == (lhs: Ticket, rhs: Ticket) -> Bool { lhs === rhs }
     func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
@@ -58,7 +63,7 @@ func makeBus() -> EventBus {
     let bus = EventBus()
     let subscriber = Subscriber()
     if mode == .leak { subscriber.bus = bus } else { subscriber.weakBus = bus }
-    bus.subscribers.withLock { $0.append(subscriber) }
+    bus.subscribers.all.append(subscriber)
     watch(bus)
     return bus
 }
@@ -80,7 +85,7 @@ func makePool() -> Pool {
 @inline(never)
 func makeStore() -> Store {
     let store = Store()
-    store.path = mode == .leak ? \Store.[store] : \Store.[Store()]
+    store.path = \Store.[Ticket(mode == .leak ? store : Store())]
     watch(store)
     return store
 }

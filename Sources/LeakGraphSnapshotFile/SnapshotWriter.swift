@@ -1,0 +1,159 @@
+import FoundationEssentials
+import LeakGraphModel
+
+/// Writes a ``HeapSnapshot`` into a new SQLite database (``SnapshotSchema``), in one transaction with
+/// no journal: the file is only renamed into place once complete (``HeapSnapshotFile/write(_:to:)``).
+enum SnapshotWriter {
+    static func write(_ snapshot: HeapSnapshot, to path: String) throws(SQLiteError) {
+        let database = try SQLiteDatabase(path: path, readOnly: false)
+        try database.execute(
+            """
+            PRAGMA page_size = 8192; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+            PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768;
+            PRAGMA application_id = \(SnapshotSchema.applicationID); PRAGMA user_version = \(HeapSnapshot.formatVersion);
+            BEGIN;
+            """)
+        try database.execute(SnapshotSchema.create)
+        try writeInfo(snapshot, database)
+        try writeTables(snapshot, database)
+        try writeObjects(snapshot, database)
+        try writeReferences(snapshot, database)
+        try database.execute("COMMIT;")
+    }
+
+    private static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    private static func writeInfo(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase) throws(SQLiteError) {
+        let info = snapshot.info
+        let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        let text: [(String, String)] = [
+            ("origin", info.origin.rawValue), ("program_path", info.programPath), ("arguments", json(info.arguments)),
+            ("leakgraph_version", info.leakGraphVersion),
+            ("time_utc", format.format(Date(timeIntervalSince1970: info.time))),
+        ]
+        let integers: [(String, Int)] = [
+            ("format_version", HeapSnapshot.formatVersion), ("process_id", info.processID),
+            ("tracked_objects", info.trackedObjects), ("objects", snapshot.objects.count),
+            ("references", snapshot.references.count),
+        ]
+        let statement = try database.prepare("INSERT INTO info VALUES (?, ?)")
+        for (key, value) in text {
+            statement.bind(1, key)
+            statement.bind(2, value)
+            try statement.run()
+        }
+        for (key, value) in integers {
+            statement.bind(1, key)
+            statement.bind(2, Int64(value))
+            try statement.run()
+        }
+        let time = try database.prepare("INSERT INTO info VALUES ('time', ?)")
+        time.bind(1, info.time)
+        try time.run()
+    }
+
+    /// Types, frames, stacks, paths, roots and diagnostics: the small tables.
+    private static func writeTables(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase) throws(SQLiteError) {
+        let types = try database.prepare("INSERT INTO type VALUES (?, ?, ?, ?, ?, ?)")
+        for (id, type) in snapshot.types.enumerated() {
+            types.bind(1, Int64(id))
+            types.bind(2, type.name)
+            types.bind(3, type.kind.rawValue)
+            types.bind(4, type.module)
+            types.bind(5, json(type.superclasses))
+            types.bind(6, Int64(type.isProgram ? 1 : 0))
+            try types.run()
+        }
+        let frames = try database.prepare("INSERT INTO frame VALUES (?, ?, ?, ?, ?, ?)")
+        for (id, frame) in snapshot.frames.enumerated() {
+            frames.bind(1, Int64(id))
+            frames.bind(2, frame.function)
+            frames.bind(3, frame.file)
+            if let line = frame.line { frames.bind(4, Int64(line)) } else { frames.bindNull(4) }
+            frames.bind(5, frame.module)
+            frames.bind(6, frame.category.rawValue)
+            try frames.run()
+        }
+        let stackFrames = try IntegerRows(database, table: "stack_frame", columns: 3)
+        for (id, stack) in snapshot.stacks.enumerated() {
+            for (depth, frame) in stack.enumerated() {
+                try stackFrames.add { row in
+                    row[row.startIndex] = Int64(id)
+                    row[row.startIndex + 1] = Int64(depth)
+                    row[row.startIndex + 2] = Int64(frame)
+                }
+            }
+        }
+        try stackFrames.finish()
+        let paths = try database.prepare("INSERT INTO path VALUES (?, ?, ?, ?)")
+        for (id, path) in snapshot.paths.enumerated() {
+            paths.bind(1, Int64(id))
+            paths.bind(2, path.steps.text)
+            paths.bind(3, path.ownership.rawValue)
+            paths.bind(4, json(path.steps))
+            try paths.run()
+        }
+        let roots = try database.prepare("INSERT INTO root VALUES (?, ?, ?, ?, ?, ?)")
+        for root in snapshot.roots {
+            roots.bind(1, Int64(root.object))
+            roots.bind(2, Int64(root.unexplainedRetains))
+            roots.bind(3, root.holder.kind.rawValue)
+            roots.bind(4, root.holder.name)
+            roots.bind(5, root.holder.location)
+            roots.bind(6, root.holder.address)
+            try roots.run()
+        }
+        let diagnostics = try database.prepare("INSERT INTO diagnostic VALUES (?, ?, ?, ?, ?)")
+        for (id, diagnostic) in snapshot.diagnostics.enumerated() {
+            diagnostics.bind(1, Int64(id))
+            diagnostics.bind(2, diagnostic.typeName)
+            diagnostics.bind(3, diagnostic.reason)
+            diagnostics.bind(4, Int64(diagnostic.objectCount))
+            diagnostics.bind(5, diagnostic.site)
+            try diagnostics.run()
+        }
+    }
+
+    private static func writeObjects(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase) throws(SQLiteError) {
+        let rows = try IntegerRows(database, table: "object", columns: 8)
+        let objects = snapshot.objects
+        for id in 0 ..< objects.count {
+            try rows.add { row in
+                let start = row.startIndex
+                let stack = objects.stack[id]
+                let flags = objects.flags[id]
+                row[start] = Int64(id)
+                row[start + 1] = Int64(bitPattern: objects.address[id])
+                row[start + 2] = Int64(objects.type[id])
+                row[start + 3] = Int64(clamping: objects.size[id])
+                row[start + 4] = Int64(objects.retainCount[id])
+                row[start + 5] = stack < 0 ? IntegerRows.null : Int64(stack)
+                row[start + 6] = flags.contains(.leaked) ? 1 : 0
+                row[start + 7] = flags.contains(.orphan) ? 1 : 0
+            }
+        }
+        try rows.finish()
+    }
+
+    private static func writeReferences(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase) throws(SQLiteError) {
+        let rows = try IntegerRows(database, table: "reference", columns: 4)
+        let references = snapshot.references
+        for source in 0 ..< snapshot.objects.count {
+            for index in references.range(of: source) {
+                try rows.add { row in
+                    let start = row.startIndex
+                    let element = references.elements[index]
+                    row[start] = Int64(source)
+                    row[start + 1] = Int64(references.targets[index])
+                    row[start + 2] = Int64(references.paths[index])
+                    row[start + 3] = element < 0 ? IntegerRows.null : Int64(element)
+                }
+            }
+        }
+        try rows.finish()
+    }
+}
