@@ -49,6 +49,10 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
         progress: { progress.update(step: $0, done: $1, total: $2) })
     let checked = ContinuousClock.now
     var report = check.report
+    // `leakgraph test`: each root cycle names the tests that made its members (the test observer's scopes).
+    if settings.tests_observed != 0 {
+        LeakChecker.attributeTests(in: &report)
+    }
     // `leakgraph run --allocations`: the profile the hook kept since before `main`.
     if settings.allocations != 0 {
         report.allocations = LeakChecker.allocationProfile()
@@ -64,7 +68,8 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
     if signal != 0 {
         report.program.signal = PreloadSignalName.name(of: signal)
     }
-    let why = String(cString: settings.why).split(separator: ",").map { String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) }.filter { !$0.isEmpty }
+    // One name a line: a name the report prints may hold commas (`Dictionary<Swift.String, Swift.Int>`).
+    let why = String(cString: settings.why).split(whereSeparator: \.isNewline).map { String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) }.filter { !$0.isEmpty }
     if !why.isEmpty {
         report.why = why.map { LeakChecker.retainers(ofType: $0) }
     }
