@@ -29,20 +29,8 @@ extension LeakReport {
             json.key("crash")
             json.write(crash)
         }
-        json.key("cycles")
-        json.openArray()
-        for cycle in cycles {
-            json.element()
-            json.write(cycle)
-        }
-        json.closeArray()
-        json.key("diagnostics")
-        json.openArray()
-        for diagnostic in diagnostics {
-            json.element()
-            json.write(diagnostic)
-        }
-        json.closeArray()
+        json.array("cycles", cycles) { $0.write($1) }
+        json.array("diagnostics", diagnostics) { $0.write($1) }
         json.key("leaks")
         json.openArray()
         for (position, leak) in leaks.enumerated() {
@@ -68,45 +56,21 @@ extension LeakReport {
         }
         json.key("program")
         json.write(program)
-        json.key("references")
-        json.openArray()
-        for reference in references {
-            json.element()
-            json.write(reference)
-        }
-        json.closeArray()
+        json.array("references", references) { $0.write($1) }
         json.key("schemaVersion")
         json.integer(schemaVersion)
         if let stackTable {
-            json.key("stacks")
-            json.openArray()
-            for stack in stackTable.stacks {
-                json.element()
-                json.write(stack)
-            }
-            json.closeArray()
+            json.array("stacks", stackTable.stacks) { $0.write($1) }
         }
         json.key("summary")
         json.write(summary)
         if let testAllocations {
-            json.key("testAllocations")
-            json.openArray()
-            for row in testAllocations {
-                json.element()
-                json.write(row)
-            }
-            json.closeArray()
+            json.array("testAllocations", testAllocations) { $0.write($1) }
         }
         json.key("verdict")
         json.string(verdict.rawValue)
         if let why {
-            json.key("why")
-            json.openArray()
-            for query in why {
-                json.element()
-                json.write(query)
-            }
-            json.closeArray()
+            json.array("why", why) { $0.write($1) }
         }
         json.closeObject()
         return json.bytes
@@ -244,13 +208,7 @@ extension JSONText {
             integer(holder)
         }
         if let heldCycles = cycle.heldCycles {
-            key("heldCycles")
-            openArray()
-            for held in heldCycles {
-                element()
-                write(held)
-            }
-            closeArray()
+            array("heldCycles", heldCycles) { $0.write($1) }
         }
         key("holds")
         write(cycle.holds)
@@ -267,13 +225,7 @@ extension JSONText {
         key("members")
         write(cycle.members)
         if let otherCuts = cycle.otherCuts {
-            key("otherCuts")
-            openArray()
-            for cut in otherCuts {
-                element()
-                write(cut)
-            }
-            closeArray()
+            array("otherCuts", otherCuts) { $0.write($1) }
         }
         if let run = cycle.run {
             key("run")
@@ -417,13 +369,7 @@ extension JSONText {
         string(reference.label)
         key("ownership")
         string(reference.ownership.rawValue)
-        key("path")
-        openArray()
-        for step in reference.path.steps {
-            element()
-            write(step)
-        }
-        closeArray()
+        array("path", reference.path.steps) { $0.write($1) }
         if let storeSite = reference.storeSite {
             key("storeSite")
             write(storeSite)
@@ -437,13 +383,7 @@ extension JSONText {
     fileprivate mutating func write(_ storeSite: LeakReport.StoreSite) {
         openObject()
         if let candidates = storeSite.candidates {
-            key("candidates")
-            openArray()
-            for candidate in candidates {
-                element()
-                write(candidate)
-            }
-            closeArray()
+            array("candidates", candidates) { $0.write($1) }
         }
         key("known")
         boolean(storeSite.known)
@@ -572,13 +512,7 @@ extension JSONText {
 extension JSONText {
     fileprivate mutating func write(_ query: RetainerQuery) {
         openObject()
-        key("chains")
-        openArray()
-        for chain in query.chains {
-            element()
-            write(chain)
-        }
-        closeArray()
+        array("chains", query.chains) { $0.write($1) }
         key("leaked")
         integer(query.leaked)
         key("matched")
@@ -626,13 +560,7 @@ extension JSONText {
             if let path = link.path {
                 key("label")
                 string(path.text)
-                key("path")
-                openArray()
-                for step in path.steps {
-                    element()
-                    write(step)
-                }
-                closeArray()
+                array("path", path.steps) { $0.write($1) }
             }
             key("retainCount")
             integer(link.retainCount)
