@@ -63,10 +63,14 @@ extension HeapWalker {
                 let object = UnsafeRawPointer(bitPattern: UInt(snapshot.objects.address[node]))
             else { continue }
             var pending = resumptionsByResumer[node] ?? []
+            // References mostly point near their source (objects made together lie together): search
+            // outward from it when the index holds the addresses.
+            let near = scan.index.holdsAddresses ? scan.recordPosition(ofNode: node) : -1
             scanner.scan(
                 object: object, plan: plan,
                 found: { path, ownership, target, targetIsBox in
-                    guard let targetNode = scan.index.node(at: target, address: address) else { return }
+                    guard let targetNode = near >= 0 ? scan.index.node(at: target, near: near) : scan.index.node(at: target, address: address)
+                    else { return }
                     if ownership == .strong, let at = pending.firstIndex(where: { $0.storage == targetNode }) {
                         let resumption = pending.remove(at: at)
                         let interned = table.intern(path.appending(.resumesTask), ownership: .strong)
