@@ -15,11 +15,13 @@ extension HeapWalker {
     /// left `false`).
     ///
     /// `record` must give the same records as for the scan, and their memory must still be readable.
+    /// `progress`, when given, is told every 65,536 objects how many have been read.
     ///
     /// - Complexity: O(*n* log *n* + *r* log *n*) for *n* objects and *r* references; about 40 bytes per
     ///   object and 12 per reference.
     public func snapshotTables(
-        of scan: HeapScan, address: (Int) -> UInt, record: (Int) -> HeapObjectRecord
+        of scan: HeapScan, address: (Int) -> UInt, record: (Int) -> HeapObjectRecord,
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) -> HeapSnapshot {
         let count = scan.liveObjects
         var snapshot = HeapSnapshot(info: HeapSnapshot.Info(programPath: ""))
@@ -58,6 +60,7 @@ extension HeapWalker {
         }
         for node in 0 ..< count {
             defer { snapshot.references.endObject() }
+            if node % 65_536 == 0 { progress?(node, count) }
             let plan = scan.plan(of: node)
             guard !plan.slots.isEmpty || plan.tail != nil || suspendedForever.contains(node) || resumptionsByResumer[node] != nil,
                 let object = UnsafeRawPointer(bitPattern: UInt(snapshot.objects.address[node]))
