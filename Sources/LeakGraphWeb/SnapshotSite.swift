@@ -54,7 +54,7 @@ public final class SnapshotSite: Sendable {
         var stackSeen = [Bool](repeating: false, count: snapshot.stacks.count)
         for object in 0 ..< count {
             let stack = Int(snapshot.objects.stack[object])
-            guard stack >= 0, !stackSeen[stack] else { continue }
+            guard stack >= 0, stack < stackSeen.count, !stackSeen[stack] else { continue }
             stackSeen[stack] = true
             if let frame = snapshot.creationSiteFrame(ofStack: stack), snapshot.frames[snapshot.stacks[stack][frame]].category == .program {
                 siteIsProgram[Int(sites.ofObject[object])] = true
