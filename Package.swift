@@ -1,10 +1,23 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
-// Data flows one way:
-// hook (CLeakGraphHook) → allocation records (LeakGraphRecording) → heap walk (LeakGraphHeap)
-// → object graph (LeakGraphModel) → analysis (LeakGraphAnalysis) → report values (LeakGraphReport)
-// → renderers (LeakGraphReport/Render) → adapters (LeakGraph façade, LeakGraphPreload, leakgraph CLI).
+// Data flows one way, one target per stage (the same description as README.md and docs/architecture.md):
+//
+// hook → allocation records → heap walk → object graph → analysis → report values → renderers → adapters
+//
+// hook                CLeakGraphHook (C: the allocation hook, the record per live object, creation stacks,
+//                     the holder scan), with CLeakGraphContract (C header: the preload contract)
+// allocation records  LeakGraphRecording (the recorder, the frozen heap, allocation scopes)
+// heap walk           LeakGraphHeap (references from type metadata), with CLeakGraphMetadata (C)
+// object graph        LeakGraphModel (objects, references as typed paths, ownership, heap snapshots)
+// analysis            LeakGraphAnalysis (roots, reachability, cycles, proof, suspects, dominators)
+// report values       LeakGraphReport (the report value, its JSON), LeakGraphSymbolication (through CLibDW),
+//                     LeakGraphSnapshotFile (heap snapshot files, through CSQLite)
+// renderers           text (LeakGraphReport/Render), LeakGraphGraphviz (DOT, SVG, HTML, through CGraphviz),
+//                     LeakGraphWeb (the snapshot browser, SwiftNIO)
+// adapters            LeakGraph (façade), LeakGraphTesting, LeakGraphMetrics, LeakGraphService,
+//                     CLeakGraphPreloadStart with LeakGraphPreloadChecker (what `leakgraph run` preloads),
+//                     leakgraph (CLI, with CLeakGraphCLISignals), Plugins/LeakGraphCommand
 
 let package = Package(
     name: "LeakGraph",
@@ -43,10 +56,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The preload contract: environment names, report file suffixes, frame limits (one C header
+        // Hook: the preload contract: environment names, report file suffixes, frame limits (one C header
         // read by the hook, the preload library and the CLI).
         .target(name: "CLeakGraphContract"),
-        // Stage 1: record. The runtime hook, record table, free interception and stack capture (C).
+        // Hook: the runtime hook, record table, free interception and stack capture (C).
         .target(
             name: "CLeakGraphHook",
             dependencies: ["CLeakGraphContract", "CLeakGraphMetadata"],
@@ -58,20 +71,21 @@ let package = Package(
         ),
         // libdw / libelf from elfutils, found by pkg-config.
         .systemLibrary(name: "CLibDW", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
+        // Allocation records: the Swift face of the hook (recorder, frozen heap, allocation scopes).
         .target(name: "LeakGraphRecording", dependencies: ["CLeakGraphHook", "LeakGraphModel"]),
-        // Runtime calls the heap walk needs from C (Swift-calling-convention value witnesses).
+        // Heap walk: runtime calls it needs from C (Swift-calling-convention value witnesses).
         .target(name: "CLeakGraphMetadata", linkerSettings: [.linkedLibrary("elf")]),
-        // Stage 2: the object graph value (pure data).
+        // Object graph: the object graph value (pure data).
         .target(name: "LeakGraphModel"),
-        // Stage 3: heap walk from type metadata.
+        // Heap walk: references from type metadata.
         .target(name: "LeakGraphHeap", dependencies: ["LeakGraphModel", "CLeakGraphMetadata"]),
-        // Stage 4: analysis (roots, reachability, SCCs, root cycles, proof).
+        // Analysis: roots, reachability, SCCs, root cycles, proof.
         .target(name: "LeakGraphAnalysis", dependencies: ["LeakGraphModel"]),
-        // Symbolization of creation stacks (libdw + swift_demangle).
-        .target(name: "LeakGraphSymbolication", dependencies: ["CLibDW"]),
+        // Report values: symbolization of creation stacks (libdw + swift_demangle).
+        .target(name: "LeakGraphSymbolication", dependencies: ["LeakGraphModel", "CLibDW"]),
         // SQLite 3, found by pkg-config: the heap snapshot file format.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // Stage 5: report values, JSON and text renderers.
+        // Report values: the report value and its JSON; the text renderer (Render/).
         .target(name: "LeakGraphReport", dependencies: ["LeakGraphModel", "LeakGraphAnalysis"]),
         // Report values: heap snapshots as SQLite files (written and read), and leak reports read as snapshots.
         .target(
@@ -80,9 +94,9 @@ let package = Package(
         ),
         // Graphviz (cgraph + gvc), found by pkg-config.
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
-        // Stage 5 renderers that draw: DOT text, SVG through libgvc in-process, the HTML report.
+        // Renderers that draw: DOT text, SVG through libgvc in-process, the HTML report.
         .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphModel", "LeakGraphReport", "CGraphviz"]),
-        // Renderer: the web UI of a heap snapshot (`leakgraph serve`), served with SwiftNIO.
+        // Renderers: the web UI of a heap snapshot (`leakgraph serve`), served with SwiftNIO.
         .target(
             name: "LeakGraphWeb",
             dependencies: [
@@ -91,7 +105,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // Façade: one call from recording to report.
+        // Adapter: the façade, one call from recording to report.
         .target(
             name: "LeakGraph",
             dependencies: [
@@ -189,12 +203,22 @@ let package = Package(
     ]
 )
 
+// scripts/test sets LEAKGRAPH_WARNINGS_AS_ERRORS=1: a warning in LeakGraph's own targets (Swift and C) then
+// fails the build. SwiftPM applies these settings to this package's targets only, never to dependencies.
+let warningsAsErrors = Context.environment["LEAKGRAPH_WARNINGS_AS_ERRORS"] == "1"
+
 for target in package.targets where target.type != .system && target.type != .plugin {
     guard target.name.first != "C" || target.type == .test else {
+        if warningsAsErrors {
+            target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
+        }
         continue
     }
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    if warningsAsErrors {
+        settings.append(.treatAllWarnings(as: .error))
+    }
     target.swiftSettings = settings
 }

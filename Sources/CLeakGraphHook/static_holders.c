@@ -18,6 +18,7 @@
 // No allocation, no stdio, no loader lock (/proc/self/maps is read with open and read): it runs
 // while the heap is frozen.
 
+#include "holder_scan.h"
 #include "lg_internal.h"
 
 #ifdef __linux__
@@ -43,23 +44,6 @@
 /// is never read.
 static char lg_static_maps[LG_STATIC_MAPS_BYTES];
 static uintptr_t lg_static_words[LG_STATIC_CHUNK / sizeof(uintptr_t)];
-
-static uintptr_t lg_static_hex(const char **cursor) {
-    uintptr_t value = 0;
-    for (;;) {
-        char c = **cursor;
-        unsigned digit;
-        if (c >= '0' && c <= '9') {
-            digit = (unsigned)(c - '0');
-        } else if (c >= 'a' && c <= 'f') {
-            digit = (unsigned)(c - 'a' + 10);
-        } else {
-            return value;
-        }
-        value = value << 4 | digit;
-        (*cursor)++;
-    }
-}
 
 /// The candidate holding `value` (ranges ascending, not overlapping), or -1.
 static long lg_static_candidate(const lg_range *candidates, size_t count, uintptr_t value) {
@@ -183,9 +167,9 @@ long lg_static_holders(const lg_range *candidates, size_t count, const void *con
     size_t skipped_lengths[8];
     size_t skipped_count = 0;
     for (const char *cursor = lg_static_maps; *cursor != 0;) {
-        uintptr_t start = lg_static_hex(&cursor);
+        uintptr_t start = lg_scan_parse_hex(&cursor);
         cursor += *cursor == '-';
-        uintptr_t end = lg_static_hex(&cursor);
+        uintptr_t end = lg_scan_parse_hex(&cursor);
         const char *line_end = strchr(cursor, '\n');
         if (line_end == NULL) {
             line_end = cursor + strlen(cursor);
@@ -205,9 +189,9 @@ long lg_static_holders(const lg_range *candidates, size_t count, const void *con
     // segments, `.data` through `.bss`, exactly as the program headers give them.
     size_t marked = 0;
     for (const char *cursor = lg_static_maps; *cursor != 0 && marked < count;) {
-        uintptr_t start = lg_static_hex(&cursor);
+        uintptr_t start = lg_scan_parse_hex(&cursor);
         cursor += *cursor == '-';
-        lg_static_hex(&cursor);
+        lg_scan_parse_hex(&cursor);
         cursor += *cursor == ' ';
         const char *line_end = strchr(cursor, '\n');
         if (line_end == NULL) {
@@ -215,7 +199,7 @@ long lg_static_holders(const lg_range *candidates, size_t count, const void *con
         }
         bool readable = cursor[0] == 'r';
         cursor += 5;  // "rwxp "
-        uintptr_t offset = cursor < line_end ? lg_static_hex(&cursor) : 1;
+        uintptr_t offset = cursor < line_end ? lg_scan_parse_hex(&cursor) : 1;
         const char *path = memchr(cursor, '/', (size_t)(line_end - cursor));
         size_t path_length = path ? (size_t)(line_end - path) : 0;
         bool skip = path == NULL || offset != 0 || !readable;

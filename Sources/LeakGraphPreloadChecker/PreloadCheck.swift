@@ -86,7 +86,7 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
         } catch {
             files.writeSnapshotError(error.message)
         }
-        if getenv("LEAKGRAPH_SNAPSHOT_STATS") != nil {
+        if getenv(LG_ENV_SNAPSHOT_STATS) != nil {
             // The measurement knob of scripts/bench-snapshot (docs/performance.md), on standard error.
             var status = stat()
             let size = stat(snapshotPath, &status) == 0 ? Int(status.st_size) : 0

@@ -65,6 +65,19 @@ struct JSONText {
         }
     }
 
+    /// Writes `key` and an array of `items`, each written by `write` as one element.
+    mutating func array<Items: Sequence>(
+        _ key: StaticString, _ items: Items, _ write: (inout JSONText, Items.Element) -> Void
+    ) {
+        self.key(key)
+        openArray()
+        for item in items {
+            element()
+            write(&self, item)
+        }
+        closeArray()
+    }
+
     /// Starts an element of the open array: separator and indentation.
     mutating func element() {
         separate()

@@ -29,20 +29,8 @@ extension LeakReport {
             json.key("crash")
             json.write(crash)
         }
-        json.key("cycles")
-        json.openArray()
-        for cycle in cycles {
-            json.element()
-            json.write(cycle)
-        }
-        json.closeArray()
-        json.key("diagnostics")
-        json.openArray()
-        for diagnostic in diagnostics {
-            json.element()
-            json.write(diagnostic)
-        }
-        json.closeArray()
+        json.array("cycles", cycles) { $0.write($1) }
+        json.array("diagnostics", diagnostics) { $0.write($1) }
         json.key("leaks")
         json.openArray()
         for (position, leak) in leaks.enumerated() {
@@ -68,45 +56,21 @@ extension LeakReport {
         }
         json.key("program")
         json.write(program)
-        json.key("references")
-        json.openArray()
-        for reference in references {
-            json.element()
-            json.write(reference)
-        }
-        json.closeArray()
+        json.array("references", references) { $0.write($1) }
         json.key("schemaVersion")
         json.integer(schemaVersion)
         if let stackTable {
-            json.key("stacks")
-            json.openArray()
-            for stack in stackTable.stacks {
-                json.element()
-                json.write(stack)
-            }
-            json.closeArray()
+            json.array("stacks", stackTable.stacks) { $0.write($1) }
         }
         json.key("summary")
         json.write(summary)
         if let testAllocations {
-            json.key("testAllocations")
-            json.openArray()
-            for row in testAllocations {
-                json.element()
-                json.write(row)
-            }
-            json.closeArray()
+            json.array("testAllocations", testAllocations) { $0.write($1) }
         }
         json.key("verdict")
         json.string(verdict.rawValue)
         if let why {
-            json.key("why")
-            json.openArray()
-            for query in why {
-                json.element()
-                json.write(query)
-            }
-            json.closeArray()
+            json.array("why", why) { $0.write($1) }
         }
         json.closeObject()
         return json.bytes
@@ -244,13 +208,7 @@ extension JSONText {
             integer(holder)
         }
         if let heldCycles = cycle.heldCycles {
-            key("heldCycles")
-            openArray()
-            for held in heldCycles {
-                element()
-                write(held)
-            }
-            closeArray()
+            array("heldCycles", heldCycles) { $0.write($1) }
         }
         key("holds")
         write(cycle.holds)
@@ -267,13 +225,7 @@ extension JSONText {
         key("members")
         write(cycle.members)
         if let otherCuts = cycle.otherCuts {
-            key("otherCuts")
-            openArray()
-            for cut in otherCuts {
-                element()
-                write(cut)
-            }
-            closeArray()
+            array("otherCuts", otherCuts) { $0.write($1) }
         }
         if let run = cycle.run {
             key("run")
@@ -417,13 +369,7 @@ extension JSONText {
         string(reference.label)
         key("ownership")
         string(reference.ownership.rawValue)
-        key("path")
-        openArray()
-        for step in reference.path.steps {
-            element()
-            write(step)
-        }
-        closeArray()
+        array("path", reference.path.steps) { $0.write($1) }
         if let storeSite = reference.storeSite {
             key("storeSite")
             write(storeSite)
@@ -437,13 +383,7 @@ extension JSONText {
     fileprivate mutating func write(_ storeSite: LeakReport.StoreSite) {
         openObject()
         if let candidates = storeSite.candidates {
-            key("candidates")
-            openArray()
-            for candidate in candidates {
-                element()
-                write(candidate)
-            }
-            closeArray()
+            array("candidates", candidates) { $0.write($1) }
         }
         key("known")
         boolean(storeSite.known)
@@ -478,45 +418,46 @@ extension JSONText {
         closeObject()
     }
 
-    /// Writes one path step as `{"kind": …}` plus that kind's fields, keys in byte order.
+    /// Writes one path step as `{"kind": …}` plus that kind's fields, keys in byte order; the kind is
+    /// ``PathStep/jsonKind``, spelled where the `Codable` form is.
     fileprivate mutating func write(_ step: PathStep) {
         openObject()
         switch step {
-        case .property(let name): kindAndName("property", name)
-        case .tupleElement(let name): kindAndName("tupleElement", name)
-        case .enumCase(let name): kindAndName("enumCase", name)
-        case .optionalPayload: kind("optionalPayload")
-        case .indirectPayload: kind("indirectPayload")
+        case .property(let name): kindAndName(step.jsonKind, name)
+        case .tupleElement(let name): kindAndName(step.jsonKind, name)
+        case .enumCase(let name): kindAndName(step.jsonKind, name)
+        case .optionalPayload: kind(step.jsonKind)
+        case .indirectPayload: kind(step.jsonKind)
         case .existentialValue(let type):
-            kind("existentialValue")
+            kind(step.jsonKind)
             key("type")
             string(type)
         case .existentialBox(let existential, let type):
             key("existential")
             string(existential)
-            kind("existentialBox")
+            kind(step.jsonKind)
             key("type")
             string(type)
-        case .element(let index): indexAndKind(index, "element")
-        case .dictionaryKey(let dictionaryKey): keyAndKind(dictionaryKey, "dictionaryKey")
-        case .dictionaryValue(let dictionaryKey): keyAndKind(dictionaryKey, "dictionaryValue")
-        case .setMember: kind("setMember")
-        case .closureContext: kind("closureContext")
-        case .capture(let index): indexAndKind(index, "capture")
-        case .captureBox: kind("captureBox")
-        case .boxValue: kind("boxValue")
-        case .errorValue: kind("errorValue")
-        case .storage: kind("storage")
-        case .taskHandle: kind("taskHandle")
-        case .taskClosure: kind("taskClosure")
-        case .resumesTask: kind("resumesTask")
-        case .suspendedForever: kind("suspendedForever")
-        case .rawPointer(let field, let offset): kindFieldAndOffset("rawPointer", field, offset)
-        case .ownedMemoryPointer(let field, let offset): kindFieldAndOffset("ownedMemoryPointer", field, offset)
-        case .asyncFrames: kind("asyncFrames")
-        case .childTask: kind("childTask")
+        case .element(let index): indexAndKind(index, step.jsonKind)
+        case .dictionaryKey(let dictionaryKey): keyAndKind(dictionaryKey, step.jsonKind)
+        case .dictionaryValue(let dictionaryKey): keyAndKind(dictionaryKey, step.jsonKind)
+        case .setMember: kind(step.jsonKind)
+        case .closureContext: kind(step.jsonKind)
+        case .capture(let index): indexAndKind(index, step.jsonKind)
+        case .captureBox: kind(step.jsonKind)
+        case .boxValue: kind(step.jsonKind)
+        case .errorValue: kind(step.jsonKind)
+        case .storage: kind(step.jsonKind)
+        case .taskHandle: kind(step.jsonKind)
+        case .taskClosure: kind(step.jsonKind)
+        case .resumesTask: kind(step.jsonKind)
+        case .suspendedForever: kind(step.jsonKind)
+        case .rawPointer(let field, let offset): kindFieldAndOffset(step.jsonKind, field, offset)
+        case .ownedMemoryPointer(let field, let offset): kindFieldAndOffset(step.jsonKind, field, offset)
+        case .asyncFrames: kind(step.jsonKind)
+        case .childTask: kind(step.jsonKind)
         case .label(let text):
-            kind("label")
+            kind(step.jsonKind)
             key("text")
             string(text)
         }
@@ -571,13 +512,7 @@ extension JSONText {
 extension JSONText {
     fileprivate mutating func write(_ query: RetainerQuery) {
         openObject()
-        key("chains")
-        openArray()
-        for chain in query.chains {
-            element()
-            write(chain)
-        }
-        closeArray()
+        array("chains", query.chains) { $0.write($1) }
         key("leaked")
         integer(query.leaked)
         key("matched")
@@ -625,13 +560,7 @@ extension JSONText {
             if let path = link.path {
                 key("label")
                 string(path.text)
-                key("path")
-                openArray()
-                for step in path.steps {
-                    element()
-                    write(step)
-                }
-                closeArray()
+                array("path", path.steps) { $0.write($1) }
             }
             key("retainCount")
             integer(link.retainCount)

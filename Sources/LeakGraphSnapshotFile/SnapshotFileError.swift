@@ -1,38 +1,27 @@
-/// Why a snapshot could not be read or written: one sentence for people, and a code to branch on.
-public struct SnapshotFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        fileprivate enum Value: String {
-            case unreadable, notASnapshot, newerFormat, damaged, cannotWrite
-        }
-        fileprivate let value: Value
+import LeakGraphModel
 
-        /// The file does not exist or cannot be opened.
-        public static var unreadable: Self { Self(value: .unreadable) }
-        /// The file is neither a LeakGraph snapshot nor a leak report.
-        public static var notASnapshot: Self { Self(value: .notASnapshot) }
-        /// A newer LeakGraph wrote it, in a format this build does not know.
-        public static var newerFormat: Self { Self(value: .newerFormat) }
-        /// The file is truncated or damaged.
-        public static var damaged: Self { Self(value: .damaged) }
-        /// The snapshot could not be written.
-        public static var cannotWrite: Self { Self(value: .cannotWrite) }
+/// Why a snapshot could not be read or written: one sentence naming the file and the cause, and a
+/// ``SnapshotFileErrorCode`` to branch on.
+public typealias SnapshotFileError = CodedError<SnapshotFileErrorCode>
 
-        /// The code's name.
-        public var description: String { value.rawValue }
+/// What went wrong with a snapshot file.
+public struct SnapshotFileErrorCode: Sendable, Hashable, CustomStringConvertible {
+    fileprivate enum Value: String {
+        case unreadable, notASnapshot, newerFormat, damaged, cannotWrite
     }
+    fileprivate let value: Value
 
-    /// What went wrong.
-    public let code: Code
-    /// One sentence naming the file and the cause.
-    public let message: String
+    /// The file does not exist or cannot be opened.
+    public static var unreadable: Self { Self(value: .unreadable) }
+    /// The file is neither a LeakGraph snapshot nor a leak report.
+    public static var notASnapshot: Self { Self(value: .notASnapshot) }
+    /// A newer LeakGraph wrote it, in a format this build does not know.
+    public static var newerFormat: Self { Self(value: .newerFormat) }
+    /// The file is truncated or damaged.
+    public static var damaged: Self { Self(value: .damaged) }
+    /// The snapshot could not be written.
+    public static var cannotWrite: Self { Self(value: .cannotWrite) }
 
-    /// Creates an error.
-    public init(code: Code, message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// The message.
-    public var description: String { message }
+    /// The code's name.
+    public var description: String { value.rawValue }
 }

@@ -113,7 +113,7 @@ public enum FramePolicy {
     /// The module a Swift mangled name (`$s…`, `_$s…`) starts in: `Swift` for the standard library's
     /// shorthands (`$ss…`, `$sSa…`), the spelled-out module name otherwise (`$s8ring_rel…` → `ring_rel`), `nil`
     /// for anything else.
-    private static func swiftModule(ofMangledName name: String) -> Substring? {
+    public static func swiftModule(ofMangledName name: String) -> Substring? {
         var rest = Substring(name)
         for prefix in ["_$s", "$s"] where rest.hasPrefix(prefix) {
             rest = rest.dropFirst(prefix.count)

@@ -1,3 +1,4 @@
+import CLeakGraphContract
 import Foundation
 import LeakGraphAnalysis
 import LeakGraphModel
@@ -43,7 +44,7 @@ enum SnapshotLoading {
         let read = ContinuousClock.now
         let readCPU = processCPUSeconds()
         let analysis = SnapshotAnalysis(snapshot)
-        if getenv("LEAKGRAPH_SNAPSHOT_STATS") != nil {
+        if getenv(LG_ENV_SNAPSHOT_STATS) != nil {
             // The measurement knob of scripts/bench-snapshot (docs/performance.md): wall time, and the
             // process's CPU time beside it (on a loaded machine the wall time counts the waiting too).
             let analysed = ContinuousClock.now

@@ -1,7 +1,7 @@
 import LeakGraphReport
 import Testing
 
-// Closure fixtures (LEAK-PATTERNS rows 13–17), leaking and fixed, at -Onone and -O, under
+// Closure fixtures, leaking and fixed, at -Onone and -O, under
 // `leakgraph run`: exact root cycles and the labels of every reference between leaked objects. Captures have
 // no names in the metadata, so a context's references are labelled `capture[i]` in capture order.
 

@@ -1,7 +1,7 @@
 import LeakGraphReport
 import Testing
 
-// Collection fixtures (LEAK-PATTERNS rows 11–12), leaking and fixed, at -Onone and -O, under
+// Collection fixtures, leaking and fixed, at -Onone and -O, under
 // `leakgraph run`: exact root cycles and the labels of every reference between leaked objects.
 
 @Suite("Reference kinds: collections", .timeLimit(.minutes(10)))

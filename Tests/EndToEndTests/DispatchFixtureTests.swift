@@ -1,7 +1,7 @@
 import LeakGraphReport
 import Testing
 
-// Row 28 of LEAK-PATTERNS: a `DispatchWorkItem` stored in its owner whose block captures the owner
+// A `DispatchWorkItem` stored in its owner whose block captures the owner
 // (Tests/Fixtures/DispatchWorkItems), at -Onone and -O, under `leakgraph run`. The walk reads the Swift
 // closure inside libdispatch's block only while the work item is the block's one holder.
 

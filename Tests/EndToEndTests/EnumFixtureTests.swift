@@ -2,7 +2,7 @@ import LeakGraphModel
 import LeakGraphReport
 import Testing
 
-// Enum payload fixtures (LEAK-PATTERNS rows 7–8), leaking and fixed, at -Onone and -O, under
+// Enum payload fixtures, leaking and fixed, at -Onone and -O, under
 // `leakgraph run`: exact root cycles and the labels of every reference between leaked objects. In each fixed
 // variant a global keeps the shapes alive, so the walk reads live payloads there and must not invent a leak.
 

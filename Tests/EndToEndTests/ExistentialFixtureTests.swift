@@ -1,7 +1,7 @@
 import LeakGraphReport
 import Testing
 
-// Existential fixtures (LEAK-PATTERNS rows 9–11), leaking and fixed, at -Onone and -O, under
+// Existential fixtures, leaking and fixed, at -Onone and -O, under
 // `leakgraph run`: exact root cycles and the labels of every reference between leaked objects.
 
 @Suite("Reference kinds: existentials", .timeLimit(.minutes(10)))

@@ -3,9 +3,9 @@ import Testing
 
 // Where the holder scan looks beyond the process's memory and beyond what the walk reads exactly
 // (docs/how-it-works.md, "Orphaned retains", "Raw pointers"), at -Onone and -O under `leakgraph run`:
-// pointers the kernel keeps for a thread that will get them back (LEAK-PATTERNS row 35: never a leak),
+// pointers the kernel keeps for a thread that will get them back (never a leak),
 // and retained raw context pointers kept inside a cycle or in malloc'd memory only a leaked object
-// points to (row 34).
+// points to.
 
 @Suite("The kernel's places and raw pointers", .timeLimit(.minutes(10)))
 struct KernelFixtureTests {

@@ -1,7 +1,7 @@
 import LeakGraphReport
 import Testing
 
-// Orphaned retains (LEAK-PATTERNS row 22): objects retained +1 whose pointer nothing holds any more,
+// Orphaned retains: objects retained +1 whose pointer nothing holds any more,
 // proven by the holder scan (docs/how-it-works.md, "Orphaned retains"), compiled at -Onone and -O and
 // run end to end through `leakgraph run`.
 

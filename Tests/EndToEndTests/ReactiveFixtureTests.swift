@@ -2,7 +2,7 @@ import LeakGraphModel
 import LeakGraphReport
 import Testing
 
-// Issue 21: the generic closure contexts of reactive libraries (LEAK-PATTERNS rows 29–30), in a
+// Issue 21: the generic closure contexts of reactive libraries, in a
 // ReactiveSwift-shaped and an RxSwift-shaped fixture, at -Onone and -O. Each owner's subscription
 // closure captures the owner that keeps the subscription: one root cycle per owner, whose exact members
 // vary with the optimizer (inlined contexts), so each cycle is checked to hold its owner, and the

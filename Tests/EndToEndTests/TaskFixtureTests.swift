@@ -1,7 +1,7 @@
 import LeakGraphReport
 import Testing
 
-// Tasks (LEAK-PATTERNS row 21) under `leakgraph run`, at -Onone and -O: a `Task` stored in its owner whose
+// Tasks under `leakgraph run`, at -Onone and -O: a `Task` stored in its owner whose
 // closure captures the owner while it waits on an AsyncStream nothing will finish, a cycle keeping a
 // finished task, and a task nothing can resume. Must report nothing: the same shapes fixed with
 // `[weak self]` and a cancel, a task that finished, one still running at exit, one whose stream finished,

@@ -1,7 +1,7 @@
 import LeakGraphReport
 import Testing
 
-// Type fixtures (LEAK-PATTERNS rows 1, 4–6, 19–20): generics with class arguments, Foundation fields,
+// Type fixtures: generics with class arguments, Foundation fields,
 // NSObject subclasses and a subclass of a Foundation class, actors, final and non-final hierarchies.
 // Leaking and fixed, at -Onone and -O, under `leakgraph run`.
 //

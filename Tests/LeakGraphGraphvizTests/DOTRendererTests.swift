@@ -1,6 +1,7 @@
 import LeakGraphModel
 @testable import LeakGraphGraphviz
 import LeakGraphReport
+import LeakGraphTestSupport
 import Testing
 
 @Suite("DOT renderer")
@@ -15,7 +16,7 @@ struct DOTRendererTests {
         #expect(!graph.isCollapsed)
         #expect(graph.nodeCount == 14)
         #expect(graph.edgeCount == 15)
-        try expectGolden(graph.text, named: "ring-cycle-1.dot")
+        try expectMatchesGolden(graph.text, named: "ring-cycle-1.dot")
     }
 
     @Test("three cycles and an object outside them draw an overview and three cycle graphs, as the golden files")
@@ -24,7 +25,7 @@ struct DOTRendererTests {
         #expect(graphs.map(\.name) == ["overview", "cycle-1", "cycle-2", "cycle-3"])
         #expect(graphs.map(\.subject) == [.overview, .cycle(0), .cycle(1), .cycle(2)])
         for graph in graphs {
-            try expectGolden(graph.text, named: "three-\(graph.name).dot")
+            try expectMatchesGolden(graph.text, named: "three-\(graph.name).dot")
         }
         // The overview draws every leak, the orphan included, in one box per cycle plus one for the rest.
         let overview = graphs[0]

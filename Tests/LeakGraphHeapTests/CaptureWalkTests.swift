@@ -2,7 +2,7 @@ import LeakGraphHeap
 import LeakGraphModel
 import Testing
 
-/// Closure shapes (LEAK-PATTERNS rows 13–17). The closure property comes first in each holder, so its
+/// Closure shapes. The closure property comes first in each holder, so its
 /// context pointer is the word at offset 24 (function pointer at 16).
 enum CaptureShapes {
     final class Peer {

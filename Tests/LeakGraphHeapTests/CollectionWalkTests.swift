@@ -2,7 +2,7 @@ import LeakGraphHeap
 import LeakGraphModel
 import Testing
 
-/// Collection shapes (LEAK-PATTERNS rows 11–12). Each collection is the first stored property of its
+/// Collection shapes. Each collection is the first stored property of its
 /// holder (offset 16), so the test can find its storage object.
 enum CollectionShapes {
     final class Peer {}

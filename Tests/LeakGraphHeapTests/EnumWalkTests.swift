@@ -2,7 +2,7 @@ import LeakGraphHeap
 import LeakGraphModel
 import Testing
 
-/// Enum shapes whose payloads hold references (LEAK-PATTERNS rows 7–8).
+/// Enum shapes whose payloads hold references.
 enum EnumShapes {
     final class Peer {}
 

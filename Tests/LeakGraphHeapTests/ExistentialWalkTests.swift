@@ -2,7 +2,7 @@ import LeakGraphHeap
 import LeakGraphModel
 import Testing
 
-/// Existential shapes (LEAK-PATTERNS rows 9–11).
+/// Existential shapes.
 enum ExistentialShapes {
     protocol Delegate: AnyObject {}
     protocol Named {}

@@ -2,7 +2,7 @@
 import LeakGraphModel
 import Testing
 
-/// Key paths with captured subscript arguments (LEAK-PATTERNS row 27).
+/// Key paths with captured subscript arguments.
 enum KeyPathShapes {
     final class Peer: Hashable {
         static func == (lhs: Peer, rhs: Peer) -> Bool { lhs === rhs }

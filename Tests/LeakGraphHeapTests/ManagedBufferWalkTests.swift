@@ -3,7 +3,7 @@ import LeakGraphHeap
 import LeakGraphModel
 import Testing
 
-/// `ManagedBuffer` tail elements (LEAK-PATTERNS row 26): read where the header names the count.
+/// `ManagedBuffer` tail elements: read where the header names the count.
 enum ManagedBufferShapes {
     final class Peer {}
 

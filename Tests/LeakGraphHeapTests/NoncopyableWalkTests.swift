@@ -3,7 +3,7 @@ import LeakGraphModel
 import Synchronization
 import Testing
 
-/// Fields whose type is not `Copyable` (LEAK-PATTERNS rows 24 and 31): `Mutex`, `Atomic`,
+/// Fields whose type is not `Copyable`: `Mutex`, `Atomic`,
 /// `AtomicLazyReference`, read through their hidden type names.
 enum NoncopyableShapes {
     final class Peer: @unchecked Sendable {}

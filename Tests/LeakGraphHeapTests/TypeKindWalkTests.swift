@@ -3,7 +3,7 @@ import LeakGraphHeap
 import LeakGraphModel
 import Testing
 
-/// Type shapes (LEAK-PATTERNS rows 1, 4–6, 19–20): generics with class arguments, Foundation fields,
+/// Type shapes: generics with class arguments, Foundation fields,
 /// NSObject subclasses, actors, class hierarchies across modules, final and non-final classes.
 enum TypeShapes {
     final class Peer: @unchecked Sendable {}

@@ -59,6 +59,10 @@ extern "C" {
 #define LG_ENV_MONITOR_SNAPSHOT_DIRECTORY "LEAKGRAPH_MONITOR_SNAPSHOT_DIRECTORY"
 /// How many snapshots the monitor keeps in LG_ENV_MONITOR_SNAPSHOT_DIRECTORY.
 #define LG_MONITOR_KEPT_SNAPSHOTS 10
+/// Set (any value): writing a snapshot at a check, and reading one in `leakgraph snapshot`, say on
+/// standard error how long each step took and the file's size (the measurement of scripts/bench-snapshot,
+/// docs/performance.md).
+#define LG_ENV_SNAPSHOT_STATS "LEAKGRAPH_SNAPSHOT_STATS"
 /// `0`: the check at exit does not run the orphan scan (it stops the program's other threads for a
 /// moment; docs/how-it-works.md, "Orphaned retains"). Absent or anything else: it does.
 #define LG_ENV_ORPHAN_SCAN "LEAKGRAPH_ORPHAN_SCAN"

@@ -194,23 +194,9 @@ enum AllocationSiteNaming {
     ]
 
     /// The Swift module `frame`'s mangled name starts in (`Swift` for the standard library's
-    /// shorthands), or `nil` for other symbols.
+    /// shorthands), or `nil` for other symbols: ``FramePolicy/swiftModule(ofMangledName:)`` decides.
     static func swiftModule(of frame: SymbolizedFrame) -> Substring? {
-        guard let symbol = frame.rawSymbol else { return nil }
-        for prefix in ["_$s", "$s"] where symbol.hasPrefix(prefix) {
-            let rest = symbol.dropFirst(prefix.count)
-            guard let first = rest.first else { return nil }
-            if first == "s" { return "Swift" }
-            if first == "S" {
-                let second = rest.dropFirst().first
-                return second == "o" || second == "C" ? nil : "Swift"
-            }
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            guard let length = Int(digits), length > 0 else { return nil }
-            let module = rest.dropFirst(digits.count).prefix(length)
-            return module.count == length ? module : nil
-        }
-        return nil
+        frame.rawSymbol.flatMap(FramePolicy.swiftModule(ofMangledName:))
     }
 
     /// `libXCTest.so`, `libTesting.so`, `lib_TestingInterop.so`, `lib_Testing_Foundation.so`.

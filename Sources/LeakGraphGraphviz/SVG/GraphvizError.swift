@@ -1,40 +1,29 @@
-/// Why Graphviz could not turn DOT text into SVG.
-public struct GraphvizError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure; new kinds may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        enum Value: String {
-            case pluginsMissing = "plugins missing"
-            case invalidDOT = "invalid DOT"
-            case layoutFailed = "layout failed"
-            case renderFailed = "render failed"
-        }
+import LeakGraphModel
 
-        let value: Value
+/// Why Graphviz could not turn DOT text into SVG: ``GraphvizErrorCode`` and one sentence for people,
+/// with Graphviz's own messages when it gave any.
+public typealias GraphvizError = CodedError<GraphvizErrorCode>
 
-        /// The layout engine or the SVG renderer is not installed (libgvc's plugins were not found).
-        public static var pluginsMissing: Self { Self(value: .pluginsMissing) }
-        /// cgraph could not parse the DOT text.
-        public static var invalidDOT: Self { Self(value: .invalidDOT) }
-        /// The layout engine failed.
-        public static var layoutFailed: Self { Self(value: .layoutFailed) }
-        /// Rendering the laid-out graph to SVG failed.
-        public static var renderFailed: Self { Self(value: .renderFailed) }
-
-        /// A short name of the kind.
-        public var description: String { value.rawValue }
+/// The kind of ``GraphvizError``; new kinds may be added.
+public struct GraphvizErrorCode: Sendable, Hashable, CustomStringConvertible {
+    enum Value: String {
+        case pluginsMissing = "plugins missing"
+        case invalidDOT = "invalid DOT"
+        case layoutFailed = "layout failed"
+        case renderFailed = "render failed"
     }
 
-    /// The kind of failure.
-    public let code: Code
-    /// One sentence for people, with Graphviz's own messages when it gave any.
-    public let message: String
+    let value: Value
 
-    /// Creates an error.
-    public init(code: Code, message: String) {
-        self.code = code
-        self.message = message
-    }
+    /// The layout engine or the SVG renderer is not installed (libgvc's plugins were not found).
+    public static var pluginsMissing: Self { Self(value: .pluginsMissing) }
+    /// cgraph could not parse the DOT text.
+    public static var invalidDOT: Self { Self(value: .invalidDOT) }
+    /// The layout engine failed.
+    public static var layoutFailed: Self { Self(value: .layoutFailed) }
+    /// Rendering the laid-out graph to SVG failed.
+    public static var renderFailed: Self { Self(value: .renderFailed) }
 
-    /// The message.
-    public var description: String { message }
+    /// A short name of the kind.
+    public var description: String { value.rawValue }
 }

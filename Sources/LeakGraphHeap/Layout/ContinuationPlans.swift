@@ -10,7 +10,7 @@ extension ObjectPlans {
     /// the function that made it. The continuation is read as one (``SlotContent/continuation``) for the
     /// task rule (``TaskResumers``); the name is a literal in practice and is not read.
     func continuationCanaryPlan(_ metadata: UnsafeRawPointer, typeName: String) -> ObjectPlan? {
-        guard let leaf = metadata.pointer(at: 40).map(ContextDescriptor.init), leaf.name == "CheckedContinuationCanary",
+        guard let leaf = ClassMetadata(metadata).descriptor, leaf.name == "CheckedContinuationCanary",
             ["Swift", "_Concurrency"].contains(leaf.moduleName), leaf.classNumFields == 0
         else { return nil }
         let plan = ObjectPlan(

@@ -11,20 +11,19 @@ enum FieldNames {
     /// past the instance's declared size (memory allocated beyond it, such as a CoreFoundation object's
     /// C struct).
     static func field(containing offset: Int, metadata: UnsafeRawPointer) -> String? {
-        // The class metadata's instance size (32 bits at +24 on platforms without Objective-C).
-        guard MetadataKind(of: metadata) == .class, offset < Int(metadata.uint32(at: 24)) else { return nil }
+        guard MetadataKind(of: metadata) == .class, offset < ClassMetadata(metadata).instanceSize else { return nil }
         var best: (offset: Int, name: String)?
         var current: UnsafeRawPointer? = metadata
         for _ in 0 ..< 64 {
             guard let level = current, MetadataKind(of: level) == .class else { break }
-            current = level.pointer(at: 8)
-            guard let descriptorPointer = level.pointer(at: 40) else { continue }
+            current = ClassMetadata(level).superclass
+            guard let descriptorPointer = ClassMetadata(level).descriptorAddress else { continue }
             let descriptor = ContextDescriptor(base: descriptorPointer)
             let count = descriptor.classNumFields
             guard count > 0, let fields = descriptor.fieldDescriptor,
                 let vectorOffset = descriptor.classFieldOffsetVectorWordOffset
             else { continue }
-            let offsets = level + vectorOffset * 8
+            let offsets = ClassMetadata(level).members(atWord: vectorOffset)
             for (index, record) in fields.records.prefix(count).enumerated() {
                 let fieldOffset = Int(offsets.word(at: index * 8))
                 if fieldOffset <= offset, best.map({ fieldOffset > $0.offset }) ?? true {

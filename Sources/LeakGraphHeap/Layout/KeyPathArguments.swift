@@ -39,7 +39,7 @@ enum KeyPathArguments {
             let address = UInt(bitPattern: Unmanaged.passUnretained(marker).toOpaque())
             for (index, path) in paths.enumerated() {
                 let object = UnsafeRawPointer(Unmanaged.passUnretained(path).toOpaque())
-                let headerOffset = align(Int(object.pointer(at: 0)!.uint32(at: 24)), to: 4)
+                let headerOffset = align(ClassMetadata(object.pointer(at: 0)!).instanceSize, to: 4)
                 guard case .success(let areas) = Self.areas(of: object, headerOffset: headerOffset, checked: false),
                     areas.count == 1,
                     areas[0].size == (index == 0 ? 8 : 16), object.word(at: areas[0].offset) == address,

@@ -125,8 +125,8 @@ enum KnownStorage {
         },
         KnownContainer(module: "Swift", name: "AnyKeyPath", kind: nil) { level in
             // The component buffer is tail-allocated (32-bit elements) after the instance, whose size the
-            // class metadata gives (instance size at +24 on 64-bit).
-            .tail(.keyPathBuffer(headerOffset: align(Int(level.metadata.uint32(at: 24)), to: 4)))
+            // class metadata gives (`InstanceSize`).
+            .tail(.keyPathBuffer(headerOffset: align(ClassMetadata(level.metadata).instanceSize, to: 4)))
         },
         KnownContainer(module: "Swift", name: "ManagedBuffer", kind: nil) { level in
             // The header is a stored property (read as a field); the elements are tail-allocated, and how

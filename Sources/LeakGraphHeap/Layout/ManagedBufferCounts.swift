@@ -47,8 +47,8 @@ enum ManagedBufferCounts {
     /// Where the header says how many elements are initialized, or `nil`.
     private static func count(header: UnsafeRawPointer, at headerOffset: Int, buffer: UnsafeRawPointer) -> ManagedBufferCount? {
         guard let fields = structFields(header) else { return nil }
-        let bufferName = buffer.pointer(at: 40).map(ContextDescriptor.init)
-        let headerName = header.pointer(at: 8).map(ContextDescriptor.init)
+        let bufferName = ClassMetadata(buffer).descriptor
+        let headerName = ValueMetadata(header).descriptorAddress.map(ContextDescriptor.init)
         func field(_ name: String, _ type: Any.Type) -> Int? {
             guard let field = fields[name], field.type == unsafeBitCast(type, to: UnsafeRawPointer.self) else { return nil }
             return headerOffset + field.offset
@@ -75,7 +75,7 @@ enum ManagedBufferCounts {
 
     /// The stored fields of a struct: name → offset and type; `nil` when any cannot be resolved.
     static func structFields(_ metadata: UnsafeRawPointer) -> [String: (offset: Int, type: UnsafeRawPointer)]? {
-        guard MetadataKind(of: metadata) == .struct, let descriptorPointer = metadata.pointer(at: 8) else { return nil }
+        guard MetadataKind(of: metadata) == .struct, let descriptorPointer = ValueMetadata(metadata).descriptorAddress else { return nil }
         let descriptor = ContextDescriptor(base: descriptorPointer)
         guard let records = descriptor.fieldDescriptor?.records.prefix(descriptor.structNumFields) else { return nil }
         let offsets = metadata + descriptor.structFieldOffsetVectorOffset * 8
@@ -91,9 +91,9 @@ enum ManagedBufferCounts {
 
     /// The offsets of the stored properties a class level declares itself.
     private static func storedFieldOffsets(ofClass level: UnsafeRawPointer) -> [Int] {
-        guard let descriptorPointer = level.pointer(at: 40) else { return [] }
+        guard let descriptorPointer = ClassMetadata(level).descriptorAddress else { return [] }
         let descriptor = ContextDescriptor(base: descriptorPointer)
         guard let vector = descriptor.classFieldOffsetVectorWordOffset else { return [] }
-        return (0..<descriptor.classNumFields).map { Int(level.word(at: (vector + $0) * 8)) }
+        return (0..<descriptor.classNumFields).map { Int(ClassMetadata(level).members(atWord: vector).word(at: $0 * 8)) }
     }
 }

@@ -779,11 +779,11 @@ struct CaptureSolver {
             guard kind == .class || kind == .struct || kind == .enum else { return true }
             let descriptorOffset: Int
             switch MetadataKind(of: metadata) {
-            case .class?: descriptorOffset = 40
-            case .struct?, .enum?, .optional?: descriptorOffset = 8
+            case .class?: descriptorOffset = ClassMetadata.descriptorOffset
+            case .struct?, .enum?, .optional?: descriptorOffset = ValueMetadata.descriptorOffset
             default: descriptorOffset = -1
             }
-            guard descriptorOffset >= 0, (kind == .class) == (descriptorOffset == 40),
+            guard descriptorOffset >= 0, (kind == .class) == (descriptorOffset == ClassMetadata.descriptorOffset),
                 metadata.pointer(at: descriptorOffset) == descriptor
             else {
                 conflict = "a generic argument is not of the type its capture names"

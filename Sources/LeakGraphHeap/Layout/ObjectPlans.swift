@@ -56,17 +56,17 @@ final class ObjectPlans {
         var current: UnsafeRawPointer? = metadata
         while let level = current, levels.count < 64 {
             levels.append(level)
-            current = level.pointer(at: 8)
+            current = ClassMetadata(level).superclass
         }
         var slots: [Slot] = []
         var unreadable: [String] = []
         var kind = ObjectKind.class
         var tail: TailPlan?
         for level in levels.reversed() {
-            guard MetadataKind(of: level) == .class, let descriptorPointer = level.pointer(at: 40) else { continue }
+            guard MetadataKind(of: level) == .class, let descriptorPointer = ClassMetadata(level).descriptorAddress else { continue }
             let descriptor = ContextDescriptor(base: descriptorPointer)
             let genericArguments: UnsafeRawPointer? =
-                descriptor.isGeneric ? descriptor.classImmediateMembersWordOffset.map { level + $0 * 8 } : nil
+                descriptor.isGeneric ? descriptor.classImmediateMembersWordOffset.map(ClassMetadata(level).members(atWord:)) : nil
             if let known = KnownStorage.container(module: descriptor.moduleName, name: descriptor.name) {
                 if let knownKind = known.kind { kind = knownKind }
                 let level = KnownContainerLevel(
@@ -87,14 +87,14 @@ final class ObjectPlans {
                 unreadable.append("field offsets of \(values.typeName(level)) unknown")
                 continue
             }
-            let offsets = level + vectorOffset * 8
+            let offsets = ClassMetadata(level).members(atWord: vectorOffset)
             for (index, record) in fields.records.prefix(count).enumerated() {
                 let offset = Int(offsets.word(at: index * 8))
                 slots += values.fieldSlots(
                     record: record, offset: offset, context: descriptorPointer, genericArguments: genericArguments)
             }
         }
-        if kind == .class, let leaf = metadata.pointer(at: 40).map(ContextDescriptor.init),
+        if kind == .class, let leaf = ClassMetadata(metadata).descriptor,
             leaf.moduleName == "Swift", leaf.name.hasPrefix("_")
         {
             kind = .other  // runtime-internal storage: strings, empty singletons, bridging classes
@@ -103,7 +103,7 @@ final class ObjectPlans {
             return canary
         }
         let plan = ObjectPlan(kind: kind, typeName: typeName, slots: slots, tail: tail, unreadable: unreadable)
-        if let leaf = metadata.pointer(at: 40).map(ContextDescriptor.init), ["Swift", "_Concurrency"].contains(leaf.moduleName),
+        if let leaf = ClassMetadata(metadata).descriptor, ["Swift", "_Concurrency"].contains(leaf.moduleName),
             let family = leaf.parent?.name, family == "AsyncStream" || family == "AsyncThrowingStream"
         {
             switch leaf.name {

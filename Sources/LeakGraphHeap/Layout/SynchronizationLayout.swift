@@ -67,7 +67,7 @@ enum SynchronizationLayout {
         return withExtendedLifetime((probe, marker)) { () -> String? in
             let object = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
             let metadata = object.pointer(at: 0)!
-            guard let descriptorPointer = metadata.pointer(at: 40),
+            guard let descriptorPointer = ClassMetadata(metadata).descriptorAddress,
                 let fields = ContextDescriptor(base: descriptorPointer).fieldDescriptor,
                 let vectorOffset = ContextDescriptor(base: descriptorPointer).classFieldOffsetVectorWordOffset
             else { return "the probe's class metadata could not be read" }
@@ -111,7 +111,7 @@ enum SynchronizationLayout {
     /// Whether the word `address` is the address of an object of the standard library class `name`.
     private static func isStorage(_ address: UInt, named name: String) -> Bool {
         guard let object = UnsafeRawPointer(bitPattern: address), let metadata = object.pointer(at: 0),
-            MetadataKind(of: metadata) == .class, let descriptor = metadata.pointer(at: 40)
+            MetadataKind(of: metadata) == .class, let descriptor = ClassMetadata(metadata).descriptorAddress
         else { return false }
         return ContextDescriptor(base: descriptor).name == name
     }

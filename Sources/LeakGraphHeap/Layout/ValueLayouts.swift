@@ -77,7 +77,7 @@ final class ValueLayouts {
 
     private func structSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
 
-        guard let descriptorPointer = metadata.pointer(at: 8) else {
+        guard let descriptorPointer = ValueMetadata(metadata).descriptorAddress else {
             return nonPODOrUnreadable(metadata, reason: "struct without descriptor")
         }
         let descriptor = ContextDescriptor(base: descriptorPointer)
@@ -290,7 +290,7 @@ final class ValueLayouts {
             if inner.count == 1, inner[0].offset == 0, case .continuation = inner[0].content { return inner }
         }
         guard witnesses.isNonPOD else { return [] }
-        guard let descriptorPointer = metadata.pointer(at: 8), witnesses.getEnumTag != nil,
+        guard let descriptorPointer = ValueMetadata(metadata).descriptorAddress, witnesses.getEnumTag != nil,
             witnesses.destructiveProjectEnumData != nil
         else {
             return [Slot(offset: 0, path: .empty, content: .unreadable("enum without witnesses"))]

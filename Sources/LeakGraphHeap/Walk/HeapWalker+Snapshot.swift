@@ -97,13 +97,13 @@ extension HeapWalker {
     private func typeInfo(of plan: ObjectPlan, metadata: UInt) -> HeapSnapshot.TypeInfo {
         var info = HeapSnapshot.TypeInfo(name: plan.typeName, kind: plan.kind)
         guard let metadata = UnsafeRawPointer(bitPattern: metadata), MetadataKind(of: metadata) == .class else { return info }
-        if let descriptor = metadata.pointer(at: 40).map(ContextDescriptor.init) {
+        if let descriptor = ClassMetadata(metadata).descriptor {
             info.module = descriptor.moduleName
         }
-        var current = metadata.pointer(at: 8)
+        var current = ClassMetadata(metadata).superclass
         while let level = current, MetadataKind(of: level) == .class, info.superclasses.count < 64 {
             info.superclasses.append(plans.values.typeName(level))
-            current = level.pointer(at: 8)
+            current = ClassMetadata(level).superclass
         }
         return info
     }

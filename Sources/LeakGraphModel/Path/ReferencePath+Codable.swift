@@ -68,74 +68,76 @@ extension PathStep: Codable {
     /// Encodes one step as `{"kind": …}` plus its fields.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(codingKind, forKey: .kind)
         switch self {
         case .property(let name):
-            try container.encode(Kind.property, forKey: .kind)
             try container.encode(name, forKey: .name)
         case .tupleElement(let name):
-            try container.encode(Kind.tupleElement, forKey: .kind)
             try container.encode(name, forKey: .name)
         case .enumCase(let name):
-            try container.encode(Kind.enumCase, forKey: .kind)
             try container.encode(name, forKey: .name)
-        case .optionalPayload:
-            try container.encode(Kind.optionalPayload, forKey: .kind)
-        case .indirectPayload:
-            try container.encode(Kind.indirectPayload, forKey: .kind)
         case .existentialValue(let type):
-            try container.encode(Kind.existentialValue, forKey: .kind)
             try container.encode(type, forKey: .type)
         case .existentialBox(let existential, let type):
-            try container.encode(Kind.existentialBox, forKey: .kind)
             try container.encode(existential, forKey: .existential)
             try container.encode(type, forKey: .type)
         case .element(let index):
-            try container.encode(Kind.element, forKey: .kind)
             try container.encode(index, forKey: .index)
         case .dictionaryKey(let key):
-            try container.encode(Kind.dictionaryKey, forKey: .kind)
             try container.encodeIfPresent(key, forKey: .key)
         case .dictionaryValue(let key):
-            try container.encode(Kind.dictionaryValue, forKey: .kind)
             try container.encodeIfPresent(key, forKey: .key)
-        case .setMember:
-            try container.encode(Kind.setMember, forKey: .kind)
-        case .closureContext:
-            try container.encode(Kind.closureContext, forKey: .kind)
         case .capture(let index):
-            try container.encode(Kind.capture, forKey: .kind)
             try container.encode(index, forKey: .index)
-        case .captureBox:
-            try container.encode(Kind.captureBox, forKey: .kind)
-        case .boxValue:
-            try container.encode(Kind.boxValue, forKey: .kind)
-        case .errorValue:
-            try container.encode(Kind.errorValue, forKey: .kind)
-        case .storage:
-            try container.encode(Kind.storage, forKey: .kind)
         case .label(let text):
-            try container.encode(Kind.label, forKey: .kind)
             try container.encode(text, forKey: .text)
-        case .taskHandle:
-            try container.encode(Kind.taskHandle, forKey: .kind)
-        case .taskClosure:
-            try container.encode(Kind.taskClosure, forKey: .kind)
-        case .resumesTask:
-            try container.encode(Kind.resumesTask, forKey: .kind)
-        case .suspendedForever:
-            try container.encode(Kind.suspendedForever, forKey: .kind)
         case .rawPointer(let field, let offset):
-            try container.encode(Kind.rawPointer, forKey: .kind)
             try container.encodeIfPresent(field, forKey: .name)
             try container.encode(offset, forKey: .offset)
-        case .asyncFrames:
-            try container.encode(Kind.asyncFrames, forKey: .kind)
-        case .childTask:
-            try container.encode(Kind.childTask, forKey: .kind)
         case .ownedMemoryPointer(let field, let offset):
-            try container.encode(Kind.ownedMemoryPointer, forKey: .kind)
             try container.encodeIfPresent(field, forKey: .name)
             try container.encode(offset, forKey: .offset)
+        case .optionalPayload, .indirectPayload, .setMember, .closureContext, .captureBox, .boxValue, .errorValue,
+            .storage, .taskHandle, .taskClosure, .resumesTask, .suspendedForever, .asyncFrames, .childTask:
+            break  // the kind alone
+        }
+    }
+}
+
+extension PathStep {
+    /// The step's `kind` in the JSON form (`property`, `element`, `closureContext`, …): spelled once, in
+    /// this file's `Kind` enum, for the `Codable` conformance and the report's JSON writer alike.
+    public var jsonKind: String { codingKind.rawValue }
+
+    /// The step's `kind` value.
+    private var codingKind: Kind {
+        switch self {
+        case .property: .property
+        case .tupleElement: .tupleElement
+        case .enumCase: .enumCase
+        case .optionalPayload: .optionalPayload
+        case .indirectPayload: .indirectPayload
+        case .existentialValue: .existentialValue
+        case .existentialBox: .existentialBox
+        case .element: .element
+        case .dictionaryKey: .dictionaryKey
+        case .dictionaryValue: .dictionaryValue
+        case .setMember: .setMember
+        case .closureContext: .closureContext
+        case .capture: .capture
+        case .captureBox: .captureBox
+        case .boxValue: .boxValue
+        case .errorValue: .errorValue
+        case .storage: .storage
+        case .label: .label
+        case .taskHandle: .taskHandle
+        case .taskClosure: .taskClosure
+        case .resumesTask: .resumesTask
+        case .suspendedForever: .suspendedForever
+        case .rawPointer: .rawPointer
+        case .asyncFrames: .asyncFrames
+        case .childTask: .childTask
+        case .ownedMemoryPointer: .ownedMemoryPointer
         }
     }
 }

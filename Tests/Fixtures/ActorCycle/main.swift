@@ -1,4 +1,4 @@
-// Row 20 of LEAK-PATTERNS: actors (default-actor storage before the stored properties).
+// Actors (default-actor storage before the stored properties).
 // - Client.store = Store(client: client) — an actor ⇄ class cycle: Store.client → Client.
 // - Ledger (an actor) keeps `onChange: (() -> Void)?` = a closure capturing the Ledger and an Auditor,
 //   installed from its synchronous initializer.

@@ -1,4 +1,4 @@
-// Row 11 of LEAK-PATTERNS: parent.children ⇄ child.parent through Array and ContiguousArray storage.
+// Parent.children ⇄ child.parent through Array and ContiguousArray storage.
 // - Parent.children: [Child] with three children, each child.parent → the parent.
 // - Folder.files: ContiguousArray<File> with two files, each file.folder → the folder.
 // leak: 9 leaked objects — 2 root cycles: {Parent, its array storage, 3 Child} and

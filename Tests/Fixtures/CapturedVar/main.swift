@@ -1,4 +1,4 @@
-// Row 15 of LEAK-PATTERNS: a closure captures a local `var`, which lives in a heap box; the var later holds
+// A closure captures a local `var`, which lives in a heap box; the var later holds
 // the owner.
 // - Owner.handler = { captured?.calls += 1 } where `var captured: Owner?` is assigned the owner afterwards:
 //   the closure's only capture is the box, so the box is the closure's context; Owner → box → Owner.

@@ -1,4 +1,4 @@
-// Row 9 of LEAK-PATTERNS: class-bound existentials hold the object pointer directly.
+// Class-bound existentials hold the object pointer directly.
 // - Registry.delegate: (any RegistryDelegate)? (RegistryDelegate: AnyObject) = screen; Screen.registry → Registry.
 // - Cache.owner: AnyObject? = store; Store.cache → Cache.
 // - Panel.listener: (any Named & Listener)? — a protocol composition, class-bound through Listener: AnyObject,

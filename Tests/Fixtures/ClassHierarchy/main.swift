@@ -1,4 +1,4 @@
-// Rows 1 and 4 of LEAK-PATTERNS: final and non-final classes, instances stored under a superclass type.
+// Final and non-final classes, instances stored under a superclass type.
 // - Keeper.pets: [Animal] holds a Puppy (final, subclass of the non-final Dog, subclass of the non-final
 //   Animal); Puppy.keeper (declared in Animal) → Keeper; Puppy.toy (declared in Dog) → Toy;
 //   Puppy.mother: Dog? → a Dog whose own `keeper` → Keeper as well.

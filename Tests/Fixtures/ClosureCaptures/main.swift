@@ -1,4 +1,4 @@
-// Row 14 of LEAK-PATTERNS: a stored closure with two captures, `{ self.width + theme.scale }`; its context is
+// A stored closure with two captures, `{ self.width + theme.scale }`; its context is
 // a heap object of its own (metadata kind 0x400) holding both.
 // leak: 3 leaked objects — 1 root cycle {Screen, the closure context} holding the Theme.
 // fixed: `[weak self]` — nothing leaks.

@@ -1,4 +1,4 @@
-// Row 17 of LEAK-PATTERNS: closures stored in collections.
+// Closures stored in collections.
 // - Bus.handlers: [String: () -> Void] with handlers["tap"] = { self.count += 1 } — the dictionary storage
 //   holds the closure, whose context is the Bus (or a reabstraction thunk's context wrapping it).
 // - Queue.tasks: [() -> Void] = [{ self.run(1) }, { self.run(2) }].

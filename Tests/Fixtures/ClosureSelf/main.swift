@@ -1,4 +1,4 @@
-// Row 13 of LEAK-PATTERNS: a stored closure that captures only `self` (its context is the object itself).
+// A stored closure that captures only `self` (its context is the object itself).
 // leak: `handler = { self.count }` — 1 leaked Button, 1 root cycle (a self-loop through the closure).
 // fixed: `[weak self]` — nothing leaks.
 // unowned: `[unowned self]` — nothing leaks.

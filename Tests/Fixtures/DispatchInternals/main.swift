@@ -1,4 +1,4 @@
-// Row 33 of LEAK-PATTERNS: cycles through Dispatch's and Foundation's own memory, which no Swift metadata
+// Cycles through Dispatch's and Foundation's own memory, which no Swift metadata
 // describes — found by the holder scan, which follows the words of untracked malloc'd memory to the one
 // object that owns it (docs/how-it-works.md, "Raw pointers").
 //

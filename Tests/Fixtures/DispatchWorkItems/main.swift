@@ -1,4 +1,4 @@
-// Row 28 of LEAK-PATTERNS: a `DispatchWorkItem` stored in its owner whose block captures the owner. The
+// A `DispatchWorkItem` stored in its owner whose block captures the owner. The
 // work item keeps libdispatch's block, which keeps the block Swift made from the closure, which keeps the
 // closure's context (here the owner itself, or a context object).
 //

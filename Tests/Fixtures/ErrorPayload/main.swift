@@ -1,4 +1,4 @@
-// Row 7 of LEAK-PATTERNS: errors holding their owner, inside `any Error` (an error box on the heap).
+// Errors holding their owner, inside `any Error` (an error box on the heap).
 // - Request.outcome: Result<Int, any Error> = .failure(RequestError(request:)) — the error value holds the
 //   Request; it lives in an error box (metadata kind 0x501) that the Result's failure payload points to.
 // - Upload.lastError: (any Error)? = UploadFailure(upload:, detail:) — a plain `any Error` field.

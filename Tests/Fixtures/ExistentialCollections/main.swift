@@ -1,4 +1,4 @@
-// Rows 9–11 of LEAK-PATTERNS: existentials inside arrays and dictionaries.
+// Existentials inside arrays and dictionaries.
 // - Registry.delegates: [any RegistryDelegate] with two Screens, each Screen.registry → Registry.
 // - Stage.parts: [any Component] = [Caption(owner: actor), Frame(…, owner: actor)] — one element inline, one
 //   boxed; Actor.stage → Stage.

@@ -1,4 +1,4 @@
-// Row 1 of LEAK-PATTERNS with Foundation value types (resilient structs from another module) stored beside
+// Stored class properties with Foundation value types (resilient structs from another module) stored beside
 // the references: Data (inline and heap-backed), URL, Date, UUID, [String: Data].
 // - Record has `data`, `blob` (a 4 KiB Data, heap storage), `url`, `date`, `id`, `attachments` and
 //   `store: Store?`; Store.records: [Record] → the Record.

@@ -1,4 +1,4 @@
-// Rows 14–15 of LEAK-PATTERNS: a generic function creates a closure capturing a value of its generic type T
+// A generic function creates a closure capturing a value of its generic type T
 // and self; the closure's context is generic (it stores T's metadata as a binding before the captures).
 // - Scheduler.schedule(_: T) appends `{ self.run(value) }` to `jobs`, called with a Token (a class) and
 //   with a Ticket (a struct holding a Token).

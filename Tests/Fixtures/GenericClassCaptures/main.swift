@@ -1,4 +1,4 @@
-// Row 29 of LEAK-PATTERNS, the shape of futures libraries (SwiftNIO's `EventLoopFuture<Value>`): a generic
+// Generic closure contexts in the shape of futures libraries (SwiftNIO's `EventLoopFuture<Value>`): a generic
 // function makes a closure that captures instances of generic *classes* of its parameter — `Future<T>`,
 // `Optional<Future<T>>`, `Handler<T>`. A class reference needs no metadata to copy or destroy, so the
 // closure context binds no generic parameter, and its capture types (`Future<T>`) cannot be resolved: the

@@ -1,4 +1,4 @@
-// Row 5 of LEAK-PATTERNS: rings of a generic class, `Node<T>`, whose first field is the generic `value: T`.
+// Rings of a generic class, `Node<T>`, whose first field is the generic `value: T`.
 // leak: a ring of three Node<Int>, and a ring of three Node<Payload> each holding its own Payload —
 // 9 leaked objects, 2 root cycles; the second holds the three Payloads.
 // fixed: both rings are closed by a `weak` reference — nothing leaks.

@@ -1,4 +1,4 @@
-// Rows 5–6 of LEAK-PATTERNS: generic classes and structs with class type arguments.
+// Generic classes and structs with class type arguments.
 // - Holder.pair: Pair<Left, Right> (a generic struct) with `first: Left`, `second: Right?`; Left.holder →
 //   Holder, the Right is held.
 // - Wrapper<Inner>.inner: Boxed<Inner> (a generic struct inside a generic class) holding an Inner (a class)

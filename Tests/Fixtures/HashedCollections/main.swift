@@ -1,4 +1,4 @@
-// Row 12 of LEAK-PATTERNS: Dictionary keys and values, Set members.
+// Dictionary keys and values, Set members.
 // - Cache.entries: [String: Entry] = ["alpha": …, "beta": …]; Entry.cache → Cache.
 // - Registry.counts: [Token: Int] — class keys; Token.registry → Registry.
 // - Index.byNumber: [Int: Page] = [7: page]; Page.index → Index.

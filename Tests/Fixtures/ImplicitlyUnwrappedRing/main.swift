@@ -1,4 +1,4 @@
-// Row 3 of LEAK-PATTERNS, implicitly unwrapped: a ring of three nodes linked through `var next: Bead!`.
+// An implicitly unwrapped ring: three nodes linked through `var next: Bead!`.
 // leak: 3 leaked Beads, 1 root cycle of 3.
 // fixed: the ring is closed by a `weak` reference — nothing leaks.
 

@@ -1,4 +1,4 @@
-// Row 8 of LEAK-PATTERNS: `indirect` enum payloads live in heap boxes of their own.
+// `indirect` enum payloads live in heap boxes of their own.
 // - Keeper.tree: Tree = .node(.leaf(keeper), .leaf(other)) — only the `.node` case is indirect: its payload
 //   box holds two trees; the first leaf is the keeper itself, the second another Keeper held by the cycle.
 // - Ledger.route: Route (an `indirect enum`, every case boxed) = .via("north", .stop(ledger)) — two boxes.

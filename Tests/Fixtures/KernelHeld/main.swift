@@ -1,4 +1,4 @@
-// Row 35 of LEAK-PATTERNS: objects whose only pointer the kernel keeps for a thread that will get it
+// Objects whose only pointer the kernel keeps for a thread that will get it
 // back. Each `Connection` is retained once with `Unmanaged.passRetained` and its address handed to the
 // kernel; nothing in the process's memory points at it any more. It is reachable: the thread that waits
 // will get the pointer back and release it. So every mode but `leak` must report nothing.

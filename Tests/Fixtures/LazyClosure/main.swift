@@ -1,4 +1,4 @@
-// Row 16 of LEAK-PATTERNS: a `lazy var` closure capturing self leaks once it is accessed.
+// A `lazy var` closure capturing self leaks once it is accessed.
 // - Button.onTap: `lazy var onTap: () -> Void = { self.tapped() }` — self is the only capture, so the
 //   closure's context is the Button itself.
 // - Form.validate: `lazy var validate: (String) -> Bool = { [checker] text in self.limit > 3 && … }` — two

@@ -1,4 +1,4 @@
-// Row 14 of LEAK-PATTERNS: one closure capturing several values of mixed ownership.
+// One closure capturing several values of mixed ownership.
 // - Session.onEvent = { [weak audit, unowned clock, store] in self.… } — the context holds a weak Audit, an
 //   unowned Clock, a strong Store and a strong self. Session also keeps the Audit and the Clock in strong
 //   properties, so all of them stay alive with the cycle.

@@ -1,4 +1,4 @@
-// Row 7 of LEAK-PATTERNS: multi-payload enums stored in a class, each set to a case other than the first.
+// Multi-payload enums stored in a class, each set to a case other than the first.
 // - Dock.route: Route = .backup(Relay) — two cases hold class references and share the pointer's spare bits
 //   for the tag (one word, no extra tag byte); Relay.dock → Dock.
 // - Gate.slot: Slot = .guest(Visitor) — beside .owner(Relay) and .code(Int): the Int payload has no spare

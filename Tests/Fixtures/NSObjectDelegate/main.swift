@@ -1,4 +1,4 @@
-// Row 19 of LEAK-PATTERNS: NSObject subclasses (swift-corelibs-foundation on Linux) and a class hierarchy
+// NSObject subclasses (swift-corelibs-foundation on Linux) and a class hierarchy
 // across modules.
 // - MainViewController: NSObject, BikeChangedDelegate; BikeRegistry: NSObject with
 //   `var delegate: (any BikeChangedDelegate)?` = the controller; MainViewController.registry → BikeRegistry.

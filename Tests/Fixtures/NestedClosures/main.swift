@@ -1,4 +1,4 @@
-// Rows 13–14 of LEAK-PATTERNS: a closure that creates and stores another closure capturing self.
+// A closure that creates and stores another closure capturing self.
 // - Player.onStart = { [weak self] in guard let self; self.onStop = { self.stopped(); speaker.mute() } } —
 //   the outer closure only holds self weakly, but the inner closure it stores captures self (strongly) and a
 //   Speaker: Player → inner context → Player.

@@ -1,4 +1,4 @@
-// Rows 11–12 of LEAK-PATTERNS: ArraySlice, ContiguousArray of existentials, nested collections.
+// ArraySlice, ContiguousArray of existentials, nested collections.
 // - Playlist.window: ArraySlice<Track> = tracks[1..<3] of four tracks — the slice keeps the whole array
 //   storage (all four tracks) alive; every Track.playlist → Playlist.
 // - Mixer.channels: ContiguousArray<any Channel> (class-bound) with two Faders; Fader.mixer → Mixer.

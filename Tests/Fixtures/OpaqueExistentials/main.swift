@@ -1,4 +1,4 @@
-// Row 10 of LEAK-PATTERNS: existentials of a non-class protocol hold their value inline (up to three words)
+// Existentials of a non-class protocol hold their value inline (up to three words)
 // or in a heap box.
 // - Panel.content: any Component = Caption(owner: controller) — a one-word struct, inline in the buffer;
 //   Controller.panel → Panel.

@@ -1,4 +1,4 @@
-// Row 7 of LEAK-PATTERNS: optionals of enums and enums of optionals.
+// Optionals of enums and enums of optionals.
 // - Machine.phase: Phase? = .running(Runner) — an Optional around a multi-payload enum; Runner.machine → Machine.
 // - Holder.slot: Slot = .filled(Node?) with the Node — a single-payload enum whose payload is itself an
 //   Optional; Node.holder → Holder.

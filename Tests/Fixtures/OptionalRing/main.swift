@@ -1,4 +1,4 @@
-// Row 3 of LEAK-PATTERNS: a ring of ten nodes linked through `var next: Link?`.
+// A ring of ten nodes linked through `var next: Link?`.
 // leak: the last node's `next` points to the first — 10 leaked Links, 1 root cycle of 10, each edge `next`.
 // fixed: the ring is closed by a `weak` reference — nothing leaks.
 

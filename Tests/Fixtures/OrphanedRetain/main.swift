@@ -1,4 +1,4 @@
-// Row 22 of LEAK-PATTERNS: orphaned retains — an object retained +1 whose pointer is then dropped.
+// Orphaned retains — an object retained +1 whose pointer is then dropped.
 // leak: `Unmanaged.passRetained(token)` dropped (the Token holds a Payload), and a Listener retained +1
 // by a C-style registration (a malloc'd struct holding the context pointer) that is freed without
 // releasing it — 3 leaked objects, 2 root groups of kind `orphan` (Token holding Payload; Listener).

@@ -1,4 +1,4 @@
-// Row 34 of LEAK-PATTERNS: raw context pointers — `Unmanaged.passRetained(x).toOpaque()`, the C callback
+// Raw context pointers — `Unmanaged.passRetained(x).toOpaque()`, the C callback
 // pattern — kept where no metadata says a reference is.
 //
 // leak: 2 root cycles, found by the holder scan:

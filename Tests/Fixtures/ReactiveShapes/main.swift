@@ -1,4 +1,4 @@
-// Issue 21 (LEAK-PATTERNS rows 29–30), the shapes of a ReactiveSwift-style library, written small: a
+// Issue 21, the shapes of a ReactiveSwift-style library, written small: a
 // generic `Signal<Value, Error>` keeps `Observer<Value, Error>`s (a class whose one field is a closure of
 // the event) in a bag until disposed; `SignalProducer<Value, Error>` is a struct whose one field is a class
 // reference; operators (`map`, `filter`, `combineLatest`, `on(value:failed:)`) make new generic closures

@@ -1,4 +1,4 @@
-// Row 7 of LEAK-PATTERNS: `Result` payloads.
+// `Result` payloads.
 // - Job.outcome: Result<Worker, any Error>? = .success(worker) — an Optional of a multi-payload enum whose
 //   other payload is an error box pointer; Worker.job → Job.
 // - Order.typed: Result<Courier, OrderError> = .success(courier) — a typed error with its own payload case;

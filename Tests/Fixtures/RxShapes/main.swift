@@ -1,4 +1,4 @@
-// Issue 21 (LEAK-PATTERNS rows 29–30), the shapes of an RxSwift-style library, written small: a generic
+// Issue 21, the shapes of an RxSwift-style library, written small: a generic
 // `Observable<Element>` whose `subscribe<Observer: ObserverType>` is itself generic (its closures have
 // parameters at two depths and an associated-type requirement, `Observer.Element == Element`); a
 // `PublishSubject<Element>` keeping its observers' `on` functions in a `Bag`; `AnyObserver<Element>`, a

@@ -1,4 +1,4 @@
-// Row 2 of LEAK-PATTERNS: an object holding itself.
+// An object holding itself.
 // leak: loner.me = loner — 1 leaked object, 1 root cycle (a self-loop).
 // fixed: the self-reference is `weak` — nothing leaks.
 

@@ -1,4 +1,4 @@
-// Row 7 of LEAK-PATTERNS: single-payload enums stored in a class (one case with a payload beside empty ones).
+// Single-payload enums stored in a class (one case with a payload beside empty ones).
 // - Client.state: ConnectionState = .connected(Connection, retries: 2) — the payload is a tuple, the
 //   empty cases live in the payload's spare bits / extra inhabitants; Connection.client → Client.
 // - Lamp.power: Power = .on(Switch) — the payload is one class reference, so the whole enum is one pointer

@@ -1,5 +1,5 @@
-// Issue 21, items 2–4: cycles through storage that no field record describes (LEAK-PATTERNS rows 24,
-// 26, 27, 31), each read exactly.
+// Issue 21, items 2–4: cycles through storage that no field record describes (`Mutex`, `ManagedBuffer`
+// tails, key paths, `AtomicLazyReference`), each read exactly.
 //
 // leak:   an `EventBus` whose `Mutex<[Subscriber]>` holds a `Subscriber` pointing back at it (its
 //         `Atomic<Unmanaged<Subscriber>?>` also names that subscriber: an unmanaged reference, read but

@@ -1,4 +1,4 @@
-// Row 1 of LEAK-PATTERNS: two classes holding each other through stored properties.
+// Two classes holding each other through stored properties.
 // leak: Owner.partner ⇄ Partner.owner, both strong — 2 leaked objects, 1 root cycle.
 // fixed: the back reference is `weak` — nothing leaks.
 

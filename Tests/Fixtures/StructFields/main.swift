@@ -1,4 +1,4 @@
-// Row 6 of LEAK-PATTERNS: strong references kept inside value types stored in a class.
+// Strong references kept inside value types stored in a class.
 // - Document.meta (struct Meta).owner → Editor; Editor.document → Document.
 // - Window.layout (struct Layout).inner (struct Inner, nested).controller → Controller; Controller.window → Window.
 // - Pipe.ends (a tuple (count: Int, sink: Sink?)).sink → Sink; Sink.pipe → Pipe.

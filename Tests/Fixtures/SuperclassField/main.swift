@@ -1,4 +1,4 @@
-// Row 4 of LEAK-PATTERNS: the cycle goes through a property declared two superclasses up.
+// The cycle goes through a property declared two superclasses up.
 // Vehicle (garage) ← Motorcar (seats) ← Car (trailer). Car.garage ⇄ Garage.car; the car also holds a Trailer
 // through its own field, which sits after the inherited ones.
 // leak: 3 leaked objects — 1 root cycle {Car, Garage} holding the Trailer.

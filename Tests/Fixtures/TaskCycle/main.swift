@@ -1,4 +1,4 @@
-// Row 21 of LEAK-PATTERNS: a `Task` stored in its owner whose closure captures the owner.
+// A `Task` stored in its owner whose closure captures the owner.
 // leak, 5 root cycles (17 leaked objects):
 //   - a FeedViewModel stores `refreshTask = Task { for await x in updates { self.handle(x) } }` over an
 //     AsyncStream that never finishes (the view model holds the stream and its only Continuation), and

@@ -1,4 +1,4 @@
-// Row 32 of LEAK-PATTERNS (and row 21 for actors): tasks that wait on something only leaked objects can
+// Tasks that wait on something only leaked objects can
 // resume — a task group's children and `async let` children parked on streams, a never-resumed
 // CheckedContinuation — and an actor's task loop, whose async frames keep retains on the actor at -Onone.
 //

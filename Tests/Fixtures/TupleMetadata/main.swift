@@ -1,4 +1,4 @@
-// Row 6 of LEAK-PATTERNS: tuple fields, read through tuple metadata the runtime builds while the walk runs,
+// Tuple fields, read through tuple metadata the runtime builds while the walk runs,
 // in a process whose heap has been used (freed memory full of 0xAB bytes, a few hundred metadata records
 // instantiated first). On Linux a tuple element's offset is a 32-bit field followed by 4 bytes of padding
 // that the runtime never writes; the walk must read the 32-bit offset only.

@@ -1,4 +1,4 @@
-// Row 18 of LEAK-PATTERNS: `unowned`, `unowned(unsafe)` and `Unmanaged` references are never strong.
+// `unowned`, `unowned(unsafe)` and `Unmanaged` references are never strong.
 // Account.profile → Profile strongly; Profile points back with all three non-strong kinds.
 // leak: Profile also has a strong `owner` back to the Account — 2 leaked objects, 1 root cycle; the
 // references between them are strong ×2 (profile, owner), unowned ×1 (account) and unmanaged ×2

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 
-/// Compares `actual` with the golden file `Golden/<name>` beside this file.
+/// Compares `actual` with the golden file `Golden/<name>` beside the calling test's file (`filePath`).
 ///
+/// Shared by the renderers' tests (`Tests/LeakGraphReportTests/Golden`, `Tests/LeakGraphGraphvizTests/Golden`).
 /// With `LEAKGRAPH_RECORD_GOLDEN=1` in the environment the file is (re)written instead and the test
 /// passes; otherwise any difference, or a missing file, fails the test and names the first differing line.
-func expectMatchesGolden(_ actual: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) throws {
+public func expectMatchesGolden(_ actual: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         .appendingPathComponent("Golden", isDirectory: true).appendingPathComponent(name)
     if ProcessInfo.processInfo.environment["LEAKGRAPH_RECORD_GOLDEN"] == "1" {
