@@ -28,18 +28,18 @@ func makeRerunPair() {
 /// The same cycle in types of its own, for the test whose first run must find no history: recording is
 /// process-wide and is not stopped, so after another test's re-run recorded `RerunOwner` and
 /// `RerunHelper`, a first run leaking those would already name a store site.
-final class OnceOwner {
-    var helper: OnceHelper?
+final class SingleRunOwner {
+    var helper: SingleRunHelper?
 }
 
-final class OnceHelper {
-    var owner: OnceOwner?
+final class SingleRunHelper {
+    var owner: SingleRunOwner?
 }
 
 @inline(never)
-func makeOncePair() {
-    let owner = OnceOwner()
-    let helper = OnceHelper()
+func makeSingleRunPair() {
+    let owner = SingleRunOwner()
+    let helper = SingleRunHelper()
     owner.helper = helper
     helper.owner = owner
 }
@@ -77,7 +77,7 @@ struct HistoryRerunTests {
                     count += 1
                     return count
                 }
-                if run == 1 { makeOncePair() }
+                if run == 1 { makeSingleRunPair() }
             }
         } matching: { issue in
             messages.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
@@ -85,7 +85,7 @@ struct HistoryRerunTests {
         }
         #expect(runs.withLock { $0 } == 2)
         let message = messages.withLock { $0.joined() }
-        #expect(message.contains("Suspect: OnceHelper.owner"), "\(message)")
+        #expect(message.contains("Suspect: SingleRunHelper.owner"), "\(message)")
         #expect(message.contains("did not leak the same way"), "\(message)")
         #expect(!message.contains("Stored at"), "\(message)")
     }
