@@ -103,6 +103,7 @@ public enum LeakChecker {
             progress?("walk", 0, 2 * objects.count)
             var scan = walker.scan(addresses: objects, record: record, progress: progress.map { report in { report("walk", $0, $1) } })
             steps.walk = lap()
+            steps.liveBytes = scan.liveBytes
             progress?(orphanScan ? "orphan scan" : "leaked objects", 0, 0)
             // Orphans: objects whose unexplained retains nothing in the process can hold, and raw
             // pointers that are all that holds some objects (the holder scan reads every other place a

@@ -116,6 +116,11 @@ struct JSONText {
         "null".utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
     }
 
+    /// Writes `true` or `false`.
+    mutating func boolean(_ value: Bool) {
+        (value ? "true" : "false").utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+    }
+
     /// Writes an integer in decimal.
     mutating func integer(_ value: Int) {
         if value < 0 {

@@ -28,6 +28,19 @@ public struct LeakMonitorCheck: Sendable {
     public var duration: Duration
     /// Tracked objects alive at the first walk (leaked included).
     public var liveObjects: Int
+    /// The bytes of those objects.
+    public var liveBytes: Int = 0
+    /// This process's resident memory when the check started (`VmRSS`, bytes; 0 when skipped or
+    /// unknown).
+    public var residentBytesBefore: Int = 0
+    /// This process's peak resident memory once the check was over (`VmHWM`, bytes; 0 when skipped or
+    /// unknown): the check's peak, or the program's own when that was higher. Less
+    /// ``residentBytesBefore``, at most what the check added.
+    public var peakResidentBytes: Int = 0
+    /// Whether the candidates of the first walk were all leaks an earlier check of this monitor had
+    /// confirmed, unchanged (same addresses, retain counts and references): proven already, they
+    /// were not walked for again, and the check froze once.
+    public var knownLeaksOnly = false
     /// The heap snapshot this check wrote (``LeakMonitorConfiguration/snapshotDirectory``), or `nil`.
     public var snapshotPath: String?
 

@@ -110,9 +110,16 @@ public enum TextReport {
         return """
             Process \(name): \(leaks) for \(ReportNaming.grouped(summary.leakedBytes)) total leaked bytes.
             Process \(name): \(tracked) tracked, \(ReportNaming.grouped(summary.liveObjects)) live, \(cycles).
-            Command: \(ReportNaming.commandLine(program))   (\(program.signal.map { "ended by \($0), checked first" } ?? "exit status \(program.exitStatus)"))
+            Command: \(ReportNaming.commandLine(program))   (\(Self.programState(program)))
 
             """
+    }
+
+    /// How the program stood at the check: `running, checked while it ran`, `ended by SIGTERM,
+    /// checked first`, or `exit status N`.
+    static func programState(_ program: LeakReport.Program) -> String {
+        if program.running == true { return "running, checked while it ran" }
+        return program.signal.map { "ended by \($0), checked first" } ?? "exit status \(program.exitStatus)"
     }
 
     /// Everything ``render(_:pathLimit:)`` writes after the ``header(program:summary:)``: the root
