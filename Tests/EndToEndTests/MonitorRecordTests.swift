@@ -34,6 +34,7 @@ struct MonitorRecordTests {
         var newRootCycles: Int
         var unconfirmedCycles: Int
         var knownLeaksOnly: Bool
+        var confirmation: String
         var residentBytesBefore: Int
         var peakResidentBytes: Int
         var leaks: [Leak]
@@ -83,6 +84,7 @@ struct MonitorRecordTests {
             #expect(record.liveObjects >= record.leakedObjects && record.liveBytes > 0)
             #expect(record.peakResidentBytes >= record.residentBytesBefore && record.residentBytesBefore > 0)
             #expect(record.leaks.count <= 1, "one leak, one fingerprint: \(record.leaks.map(\.type))")
+            #expect(record.pausesSeconds.count == (record.confirmation == "reread" ? 2 : 1), "check \(record.check)")
             if let leak = record.leaks.first {
                 #expect(leak.type == "Fixture.Owner" || leak.type == "Fixture.Partner")
                 #expect(leak.objects == 2 * leak.cycles && record.leakedObjects == leak.objects)
@@ -106,9 +108,10 @@ struct MonitorRecordTests {
         let (records, final, _) = try await run(["wait"], every: "100ms", records: 4)
         let first = try #require(records.first)
         #expect(first.pausesSeconds.count == 2 && !first.knownLeaksOnly, "the first check confirms the candidate")
+        #expect(first.confirmation == "reread", "by reading its objects again alone")
         #expect(first.newRootCycles == 1)
         for record in records.dropFirst() {
-            #expect(record.pausesSeconds.count == 1 && record.knownLeaksOnly, "check \(record.check): no second walk")
+            #expect(record.pausesSeconds.count == 1 && record.knownLeaksOnly && record.confirmation == "known", "check \(record.check): no second read")
             #expect(record.newRootCycles == 0 && record.leaks.map(\.cycles) == [1] && record.leakedObjects == 2)
         }
         #expect(Set(final.leaks.map(\.type)) == ["Fixture.Owner", "Fixture.Partner"])
@@ -120,7 +123,7 @@ struct MonitorRecordTests {
         #expect(records.count >= 4)
         for record in records {
             #expect(record.leakedObjects == 0 && record.leaks.isEmpty && record.rootCycles == 0, "check \(record.check)")
-            #expect(record.pausesSeconds.count == 1)
+            #expect(record.pausesSeconds.count == 1 && record.confirmation == "none")
         }
         #expect(final.leaks.isEmpty)
         let reports = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }

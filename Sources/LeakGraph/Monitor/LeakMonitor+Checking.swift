@@ -10,9 +10,11 @@ extension LeakMonitor {
     ///
     /// Candidates that are all leaks the previous check confirmed, found again unchanged (every
     /// object of each cycle at the same address, with the same retain count and references:
-    /// `LeakReport/confirmed(by:)` against those confirmed leaks), are not walked for again: they
-    /// were proven by two walks already, and a leaked object cannot change. Any other candidate
-    /// makes the check confirm every candidate with a second walk, as the first check did.
+    /// `LeakReport/confirmed(by:)` against those confirmed leaks), are not read again: they were
+    /// proven by two reads already, and a leaked object cannot change. Any other candidate makes
+    /// the check confirm every candidate: the first walk's leaked objects are re-read alone
+    /// (`LeakChecker.capturedGraph(rereading:steps:)`: the freeze costs those objects, not the heap),
+    /// or, with the orphan scan, by a second whole walk.
     func runCheck() -> LeakMonitorCheck {
         let date = Date()
         guard Recorder.isInstalled else {
@@ -34,13 +36,19 @@ extension LeakMonitor {
         let confirmedBefore = state.withLock { $0.confirmedLeaks }
         let known = confirmedBefore.map { leaks.confirmed(by: $0) }
         let knownLeaksOnly = candidates > 0 && known?.cycles.count == candidates
+        var confirmation = LeakMonitorCheck.Confirmation.none
         if knownLeaksOnly, let known {
             leaks = known
+            confirmation = .known
         } else if !leaks.cycles.isEmpty {
             PlainThreads.sleep(for: configuration.confirmationDelay)
+            // The first walk's leaked objects, re-read alone (LeakChecker.capturedGraph(rereading:steps:)),
+            // unless the orphan scan runs: an orphan is proven by a scan of the whole process.
+            let rereading = configuration.options.scansForOrphans ? nil : first.report.leaks.compactMap { UInt($0.address.dropFirst(2), radix: 16) }
+            confirmation = rereading == nil ? .walk : .reread
             let second = LeakChecker.measuredCheck(
                 program: program, orphanScan: configuration.options.scansForOrphans, knownOrphans: first.report.orphanAddresses,
-                stacks: symbolizedStacks, resolve: resolveStack)
+                stacks: symbolizedStacks, resolve: resolveStack, rereading: rereading)
             pauses.append(second.pause)
             leaks = leaks.confirmed(by: second.report)
         }
@@ -66,6 +74,7 @@ extension LeakMonitor {
         check.residentBytesBefore = residentBefore
         check.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
         check.knownLeaksOnly = knownLeaksOnly
+        check.confirmation = confirmation
         var recorded = record(check)
         if let capture, let directory = configuration.snapshotDirectory {
             recorded.snapshotPath = writeSnapshot(capture, program: program, date: date, check: recorded.number, to: directory)

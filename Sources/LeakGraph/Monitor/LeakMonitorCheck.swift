@@ -41,6 +41,20 @@ public struct LeakMonitorCheck: Sendable {
     /// confirmed, unchanged (same addresses, retain counts and references): proven already, they
     /// were not walked for again, and the check froze once.
     public var knownLeaksOnly = false
+    /// How the check's candidates were confirmed.
+    public var confirmation = Confirmation.none
+
+    /// How a check confirmed its candidates (``confirmation``).
+    public enum Confirmation: String, Sendable, Codable {
+        /// No candidate (or a skipped check): one freeze.
+        case none
+        /// Every candidate was a leak confirmed before, unchanged (``knownLeaksOnly``): one freeze.
+        case known
+        /// The first walk's leaked objects were read again alone: a second, short freeze.
+        case reread
+        /// A second walk of every object (with the orphan scan): a second, whole freeze.
+        case walk
+    }
     /// The heap snapshot this check wrote (``LeakMonitorConfiguration/snapshotDirectory``), or `nil`.
     public var snapshotPath: String?
 

@@ -48,8 +48,11 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
     public var newRootCycles: Int
     /// Candidates the confirmation walk did not confirm (never reported).
     public var unconfirmedCycles: Int
-    /// Whether every candidate was a leak confirmed before, unchanged (no second walk).
+    /// Whether every candidate was a leak confirmed before, unchanged (no second read).
     public var knownLeaksOnly: Bool
+    /// How the candidates were confirmed: `none` (no candidate), `known`, `reread` (the first walk's
+    /// leaked objects read again alone), `walk` (a second whole walk).
+    public var confirmation: LeakMonitorCheck.Confirmation
     /// The process's resident memory when the check started (`VmRSS`), bytes.
     public var residentBytesBefore: Int
     /// The process's peak resident memory once the check was over (`VmHWM`), bytes.
@@ -73,6 +76,7 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
         newRootCycles = check.newLeaks.cycles.filter { Set(check.newFingerprints).contains(LeakMonitor.key(of: $0, in: check.newLeaks)) }.count
         unconfirmedCycles = check.unconfirmedCycles
         knownLeaksOnly = check.knownLeaksOnly
+        confirmation = check.confirmation
         residentBytesBefore = check.residentBytesBefore
         peakResidentBytes = check.peakResidentBytes
         let report = check.leaks
