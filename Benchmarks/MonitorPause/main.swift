@@ -117,7 +117,8 @@ for _ in 0..<checks {
     print(
         "check \(check.number): live \(check.liveObjects), leaked \(check.leaks.summary.leakedObjects), "
             + "pauses \(check.pauses.map(milliseconds).joined(separator: " + ")) ms (\(check.confirmation.rawValue)), "
-            + "whole check \(milliseconds(check.duration)) ms, peak RSS \(check.peakResidentBytes / 1_048_576) MB")
+            + "whole check \(milliseconds(check.duration)) ms, RSS before \(check.residentBytesBefore / 1_048_576) MB, "
+            + "peak after the walk \(check.walkPeakResidentBytes / 1_048_576) MB, at the end \(check.peakResidentBytes / 1_048_576) MB")
 }
 stop.store(true, ordering: .relaxed)
 Thread.sleep(forTimeInterval: 0.1)

@@ -37,6 +37,10 @@ public struct LeakCheckSteps: Sendable, Equatable {
     public var writing: Duration = .zero
     /// The bytes of the tracked objects alive at the walk (leaked ones included), as recorded.
     public var liveBytes: Int = 0
+    /// This process's peak resident memory (`VmHWM`, bytes; 0 when unknown) once the heap was
+    /// unfrozen: the walk's peak. Less it, ``peakResidentBytes`` is what the analysis,
+    /// symbolization and report added on top (when they went higher).
+    public var walkPeakResidentBytes: Int = 0
     /// The check's peak resident memory (the process's `VmHWM` once the check is over, in bytes; 0
     /// when unknown). It includes the program's own peak when that was higher.
     public var peakResidentBytes: Int = 0

@@ -246,6 +246,7 @@ public enum LeakChecker {
                 ?? captureLeakedGraph(
                     liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps, progress: progress,
                     whileFrozen: whileFrozen)
+            steps.walkPeakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
             progress?("analysis", 0, 0)
             let analyzing = clock.now
             let analysis = LeakAnalysis.analyze(graph)

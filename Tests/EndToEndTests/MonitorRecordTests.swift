@@ -37,6 +37,7 @@ struct MonitorRecordTests {
         var confirmation: String
         var residentBytesBefore: Int
         var peakResidentBytes: Int
+        var walkPeakResidentBytes: Int
         var leaks: [Leak]
     }
 
@@ -83,6 +84,7 @@ struct MonitorRecordTests {
             #expect(record.durationSeconds >= record.pauseSeconds)
             #expect(record.liveObjects >= record.leakedObjects && record.liveBytes > 0)
             #expect(record.peakResidentBytes >= record.residentBytesBefore && record.residentBytesBefore > 0)
+            #expect(record.peakResidentBytes >= record.walkPeakResidentBytes && record.walkPeakResidentBytes > 0)
             #expect(record.leaks.count <= 1, "one leak, one fingerprint: \(record.leaks.map(\.type))")
             #expect(record.pausesSeconds.count == (record.confirmation == "reread" ? 2 : 1), "check \(record.check)")
             if let leak = record.leaks.first {

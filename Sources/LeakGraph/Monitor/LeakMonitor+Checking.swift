@@ -73,6 +73,7 @@ extension LeakMonitor {
         check.liveBytes = first.steps.liveBytes
         check.residentBytesBefore = residentBefore
         check.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
+        check.walkPeakResidentBytes = first.steps.walkPeakResidentBytes
         check.knownLeaksOnly = knownLeaksOnly
         check.confirmation = confirmation
         var recorded = record(check)

@@ -37,6 +37,11 @@ public struct LeakMonitorCheck: Sendable {
     /// unknown): the check's peak, or the program's own when that was higher. Less
     /// ``residentBytesBefore``, at most what the check added.
     public var peakResidentBytes: Int = 0
+    /// This process's peak resident memory once the first walk's freeze was over (`VmHWM`, bytes):
+    /// the walk's share of ``peakResidentBytes``; the rest came from the analysis, the
+    /// symbolization of creation stacks (the debug information of each module a frame is in) and
+    /// the reports.
+    public var walkPeakResidentBytes: Int = 0
     /// Whether the candidates of the first walk were all leaks an earlier check of this monitor had
     /// confirmed, unchanged (same addresses, retain counts and references): proven already, they
     /// were not walked for again, and the check froze once.

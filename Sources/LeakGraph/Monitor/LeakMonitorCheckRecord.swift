@@ -57,6 +57,9 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
     public var residentBytesBefore: Int
     /// The process's peak resident memory once the check was over (`VmHWM`), bytes.
     public var peakResidentBytes: Int
+    /// The process's peak resident memory once the first walk's freeze was over (`VmHWM`), bytes:
+    /// the walk's share of ``peakResidentBytes``.
+    public var walkPeakResidentBytes: Int
     /// Every confirmed leak by fingerprint, the most objects first.
     public var leaks: [Leak]
 
@@ -79,6 +82,7 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
         confirmation = check.confirmation
         residentBytesBefore = check.residentBytesBefore
         peakResidentBytes = check.peakResidentBytes
+        walkPeakResidentBytes = check.walkPeakResidentBytes
         let report = check.leaks
         var byKey: [String: Leak] = [:]
         var order: [String] = []
