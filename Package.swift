@@ -48,7 +48,7 @@ let package = Package(
         ),
         // libdw / libelf from elfutils, found by pkg-config.
         .systemLibrary(name: "CLibDW", pkgConfig: "libdw", providers: [.apt(["libdw-dev"])]),
-        .target(name: "LeakGraphRecording", dependencies: ["CLeakGraphHook"]),
+        .target(name: "LeakGraphRecording", dependencies: ["CLeakGraphHook", "LeakGraphModel"]),
         // Runtime calls the heap walk needs from C (Swift-calling-convention value witnesses).
         .target(name: "CLeakGraphMetadata", linkerSettings: [.linkedLibrary("elf")]),
         // Stage 2: the object graph value (pure data).

@@ -310,8 +310,15 @@ int lg_retain_adapter_prepare(void ***slot_out, char *error, size_t error_len) {
     return result;
 }
 
+/// The slot pointed at LeakGraph's adapter, and that adapter: retain histories (history.c) swap in an
+/// adapter of their own that does the same and more.
+LG_HIDDEN void **lg_retain_adapter_installed_slot;
+LG_HIDDEN void *lg_retain_adapter_installed_function;
+
 void lg_retain_adapter_apply(void **slot) {
     __atomic_store_n(slot, (void *)lg_retain_adapter, __ATOMIC_RELEASE);
+    lg_retain_adapter_installed_function = (void *)lg_retain_adapter;
+    lg_retain_adapter_installed_slot = slot;
 }
 
 #endif /* __linux__ */

@@ -30,6 +30,8 @@ static char lg_output_path[PATH_MAX];
 static char lg_follow_directory[PATH_MAX - 64];
 static char lg_program_path[PATH_MAX];
 static char lg_why[1024];
+/// LG_ENV_HISTORY, kept because the environment is restored before the hook is installed.
+static char lg_history[4096];
 static char lg_monitor_directory[PATH_MAX];
 static char lg_snapshot_path[PATH_MAX];
 static char lg_monitor_snapshot_directory[PATH_MAX];
@@ -97,6 +99,7 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_MONITOR_SNAPSHOT_DIRECTORY);
     unsetenv(LG_ENV_SNAPSHOT);
     unsetenv(LG_ENV_PARENT_PID);
+    unsetenv(LG_ENV_HISTORY);
     unsetenv(LG_ENV_VERBOSE);
 }
 
@@ -261,6 +264,8 @@ static void lg_read_render_request(void) {
     lg_preload_request.allocations = allocations != NULL && strcmp(allocations, "1") == 0;
     const char *why = getenv(LG_ENV_WHY);
     if (why && strlen(why) < sizeof(lg_why)) strcpy(lg_why, why);
+    const char *history = getenv(LG_ENV_HISTORY);
+    if (history && strlen(history) < sizeof(lg_history)) strcpy(lg_history, history);
     const char *snapshot = getenv(LG_ENV_SNAPSHOT);
     if (snapshot && strlen(snapshot) < sizeof(lg_snapshot_path)) strcpy(lg_snapshot_path, snapshot);
     lg_read_monitor_request();
@@ -350,6 +355,11 @@ static void lg_preload_start_checking(void) {
     if (lg_install_preloaded(frames, error, sizeof(error)) != 0) {
         lg_preload_write_beside_output(LG_REPORT_ERROR_SUFFIX,
                                error[0] ? error : "the allocation hook could not be installed");
+        lg_output_path[0] = 0;
+        return;
+    }
+    if (lg_history[0] && lg_history_start(lg_history, error, sizeof(error)) != 0) {
+        lg_preload_write_beside_output(LG_REPORT_ERROR_SUFFIX, error);
         lg_output_path[0] = 0;
         return;
     }

@@ -22,6 +22,10 @@ public struct LeakCheckOptions: Sendable {
     /// (``LeakChecker/check(program:executablePath:liveTypes:orphanScan:knownOrphans:)``). Off by default: the
     /// scan stops every other thread for a moment, so their blocking system calls may return `EINTR`.
     public var scansForOrphans: Bool
+    /// Whether a check that finds a leak runs the body a second time recording the retain histories of
+    /// the leaked cycles' types, so that the report names where each suspect reference was stored (see
+    /// ``rerunningWithHistory``). Off by default: the body must be safe to run twice.
+    public var rerunsWithHistory = false
 
     /// Creates options.
     public init(
@@ -45,6 +49,7 @@ public struct LeakCheckOptions: Sendable {
             ignoredFingerprints.formUnion(option.ignoredFingerprints)
             settle = max(settle, option.settle)
             scansForOrphans = scansForOrphans || option.scansForOrphans
+            rerunsWithHistory = rerunsWithHistory || option.rerunsWithHistory
         }
     }
 
@@ -67,6 +72,18 @@ public struct LeakCheckOptions: Sendable {
     /// as an `Unmanaged.passRetained` pointer that was dropped (see ``scansForOrphans``).
     public static var scanningForOrphans: LeakCheckOptions {
         LeakCheckOptions(scansForOrphans: true)
+    }
+
+    /// When the check finds a leak, runs the body once more recording every retain, release and write of
+    /// the leaked cycles' member types (`leakgraph run --history`), and reports that second run: each
+    /// suspect then says where its reference was stored (`Stored at Member.swift:14 in
+    /// Member.join(_:)`), or that it is not known. Use it only for a body that can run twice; when the
+    /// second run does not leak the same way, the first report is kept, with a diagnostic saying so.
+    /// Histories stay on for the rest of the process once started.
+    public static var rerunningWithHistory: LeakCheckOptions {
+        var options = LeakCheckOptions()
+        options.rerunsWithHistory = true
+        return options
     }
 
     /// Records `count` return addresses per allocation if the check starts the recorder.

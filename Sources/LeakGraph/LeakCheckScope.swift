@@ -84,7 +84,10 @@ public struct LeakCheckScope: Sendable {
     }
 
     /// Runs `body` in this scope, then finishes the check: returns the body's value and the report.
-    /// When `body` throws, the scope is closed unchecked and the error rethrown.
+    /// When `body` throws, the scope is closed unchecked and the error rethrown. With
+    /// ``LeakCheckOptions/rerunsWithHistory`` and a leak, `body` runs once more in a scope of its own
+    /// while the leaked cycles' types' retain histories are recorded, and the report is that run's (with
+    /// store sites) when it leaked the same cycles; the value returned is the first run's.
     public func check<R>(_ body: () throws -> R) rethrows -> (value: R, report: LeakReport) {
         let value: R
         do {
@@ -93,11 +96,22 @@ public struct LeakCheckScope: Sendable {
             cancel()
             throw error
         }
-        return (value, finish())
+        let report = finish()
+        let rerun = historyRerun(after: report)
+        guard case .run = rerun else { return (value, report.replaced(after: rerun, byHistoryRun: nil)) }
+        let second: Result<LeakReport, any Error>
+        do {
+            second = .success(try LeakCheckScope.open(options.withoutRerun).check(body).report)
+        } catch {
+            second = .failure(error)
+        }
+        return (value, report.replaced(after: rerun, byHistoryRun: second))
     }
 
     /// Runs `body` in this scope, then finishes the check (`finish() async`): returns the body's value
-    /// and the report. When `body` throws, the scope is closed unchecked and the error rethrown.
+    /// and the report. When `body` throws, the scope is closed unchecked and the error rethrown. With
+    /// ``LeakCheckOptions/rerunsWithHistory``, a leaking `body` runs once more, as in the synchronous
+    /// ``check(_:)``.
     public func check<R>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> (value: R, report: LeakReport) {
@@ -108,7 +122,16 @@ public struct LeakCheckScope: Sendable {
             cancel()
             throw error
         }
-        return (value, await finish())
+        let report = await finish()
+        let rerun = historyRerun(after: report)
+        guard case .run = rerun else { return (value, report.replaced(after: rerun, byHistoryRun: nil)) }
+        let second: Result<LeakReport, any Error>
+        do {
+            second = .success(try await LeakCheckScope.open(options.withoutRerun).check(isolation: isolation, body).report)
+        } catch {
+            second = .failure(error)
+        }
+        return (value, report.replaced(after: rerun, byHistoryRun: second))
     }
 
     /// The scope's report, confirmed by a second check when it is not empty

@@ -121,6 +121,7 @@ public enum LeakChecker {
             if liveTypes {
                 graph.liveTypes = scan.liveTypes
             }
+            graph.attachRetainHistories()
             whileFrozen?(FrozenWalk(walker: walker, scan: scan, leaked: leaked, orphans: orphans, objects: objects, record: record))
             steps.leakedGraph = lap()
             return graph
@@ -198,6 +199,17 @@ public enum LeakChecker {
             knownOrphans: knownOrphans, stacks: nil)
     }
 
+    /// The frames of a retain's stack as store-site attribution reads them: innermost first, inlined calls
+    /// expanded, the runtime's own frames left out, each marked as the program's own code or not.
+    static func historyFrames(_ stackID: UInt32, with symbolizer: Symbolizer, executablePath: String?) -> [HistoryFrame] {
+        symbolizer.symbolizeExpandingInlines(Recorder.stack(stackID)).compactMap { frame in
+            let category = FramePolicy.category(of: frame, executablePath: executablePath)
+            guard category != .runtime else { return nil }
+            return HistoryFrame(
+                function: frame.function, file: frame.file, line: frame.line, isUserCode: category == .user, address: frame.address)
+        }
+    }
+
     /// ``measuredCheck(program:executablePath:liveTypes:orphanScan:knownOrphans:)`` that reports how far it
     /// has come (`leakgraph run`'s progress on a terminal).
     package static func measuredCheck(
@@ -265,7 +277,25 @@ public enum LeakChecker {
                 guard case .success(let symbolizer) = symbolizer else { return nil }
                 return resolve(stackID, symbolizer, executable)
             }
-            var report = LeakReport(analysis: analysis, program: program, diagnosticSites: diagnosticSites) { stackID in
+            // Store sites, when retains were recorded: the retain stacks in their own order, runtime frames
+            // left out.
+            var storeSites = analysis.graph.retainHistories.isEmpty ? [:] : analysis.storeSites(
+                fieldOffsets: fieldOffsets(in: analysis.graph)
+            ) { stackID in
+                if symbolizer == nil { symbolizer = Result { try Symbolizer() } }
+                guard case .success(let symbolizer) = symbolizer else { return [] }
+                return historyFrames(stackID, with: symbolizer, executablePath: executable)
+            }
+            if !storeSites.isEmpty, case .success(let symbolizer) = symbolizer {
+                for (reference, site) in storeSites {
+                    storeSites[reference] = placingOptimizedStores(
+                        site, of: analysis.graph.references[reference], in: analysis.graph, symbolizer: symbolizer,
+                        executablePath: executable)
+                }
+            }
+            var report = LeakReport(
+                analysis: analysis, program: program, diagnosticSites: diagnosticSites, storeSites: storeSites
+            ) { stackID in
                 let id = UInt32(stackID)
                 let frames = stacks.map { $0.frames(ofStack: id) { symbolize(id) } } ?? symbolize(id)
                 return (frames ?? []).map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }

@@ -26,6 +26,10 @@ public struct ObjectGraph: Sendable, Equatable {
     /// `nil` otherwise.
     public var liveTypes: [TypeTally]?
 
+    /// The retain histories of the nodes whose type the history recorder followed, by node index
+    /// (`leakgraph run --history`); empty otherwise.
+    public var retainHistories: [Int: RetainHistory] = [:]
+
     /// How many live objects the walk found: ``nodes`` and those left out.
     public var liveObjects: Int { nodes.count + liveObjectsLeftOut }
 

@@ -26,10 +26,14 @@ extension LeakReport {
     ///   With `diagnosticSites`, it also names where one object of each diagnostic was created
     ///   (``WalkDiagnostic/site``).
     ///
+    /// - `storeSites` (``LeakGraphAnalysis/LeakAnalysis/storeSites(frames:)``, by graph reference index)
+    ///   become the references' ``LeakReference/storeSite``, their stacks turned into frames by `backtrace`.
+    ///
     /// - Complexity: O(*n* + *e*) plus the calls to `backtrace`.
     public init(
         analysis: LeakAnalysis, program: Program, diagnostics extraDiagnostics: [WalkDiagnostic] = [],
-        diagnosticSites: Bool = true, backtrace: (_ stackID: Int) -> [Frame] = { _ in [] }
+        diagnosticSites: Bool = true, storeSites: [Int: LeakGraphAnalysis.StoreSite] = [:],
+        backtrace: (_ stackID: Int) -> [Frame] = { _ in [] }
     ) {
         let graph = analysis.graph
         let analysis = Self.excusingKnownLibraryLeaks(analysis)
@@ -100,6 +104,9 @@ extension LeakReport {
             references[perSource[from]] = LeakReference(
                 from: from, to: leakID[reference.to], path: reference.path, ownership: reference.ownership
             )
+            if let site = storeSites[graphIndex] {
+                references[perSource[from]].storeSite = StoreSite(site, backtrace: backtrace)
+            }
             if suspectIndices.contains(graphIndex) { reportIndexOf[graphIndex] = perSource[from] }
             perSource[from] += 1
         }

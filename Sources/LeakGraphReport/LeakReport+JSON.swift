@@ -135,7 +135,7 @@ extension LeakReport {
 
 extension LeakReport.LeakReference {
     private enum Keys: String, CodingKey {
-        case from, to, label, path, ownership
+        case from, to, label, path, ownership, storeSite
     }
 
     /// Reads a reference; one written before paths existed gets a path of one
@@ -152,6 +152,7 @@ extension LeakReport.LeakReference {
             path = [.label(try container.decode(String.self, forKey: .label))]
         }
         self.init(from: from, to: to, path: path, ownership: ownership)
+        storeSite = try container.decodeIfPresent(LeakReport.StoreSite.self, forKey: .storeSite)
     }
 
     /// Writes the reference with both its `label` (for readers of the text) and its `path` (the steps).
@@ -162,6 +163,7 @@ extension LeakReport.LeakReference {
         try container.encode(label, forKey: .label)
         try container.encode(path, forKey: .path)
         try container.encode(ownership, forKey: .ownership)
+        try container.encodeIfPresent(storeSite, forKey: .storeSite)
     }
 }
 

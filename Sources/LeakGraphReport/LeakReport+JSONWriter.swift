@@ -419,8 +419,57 @@ extension JSONText {
             write(step)
         }
         closeArray()
+        if let storeSite = reference.storeSite {
+            key("storeSite")
+            write(storeSite)
+        }
         key("to")
         integer(reference.to)
+        closeObject()
+    }
+
+    /// Writes a reference's store site (``LeakReport/StoreSite``), absent fields left out.
+    fileprivate mutating func write(_ storeSite: LeakReport.StoreSite) {
+        openObject()
+        if let candidates = storeSite.candidates {
+            key("candidates")
+            openArray()
+            for candidate in candidates {
+                element()
+                write(candidate)
+            }
+            closeArray()
+        }
+        key("known")
+        boolean(storeSite.known)
+        if let reason = storeSite.reason {
+            key("reason")
+            string(reason)
+        }
+        if let site = storeSite.site {
+            key("site")
+            write(site)
+        }
+        closeObject()
+    }
+
+    fileprivate mutating func write(_ retain: LeakReport.StoreSiteRetain) {
+        openObject()
+        key("evidence")
+        string(retain.evidence)
+        if let frame = retain.frame {
+            key("frame")
+            openObject()
+            key("file")
+            string(frame.file)
+            key("function")
+            string(frame.function)
+            key("line")
+            integer(frame.line)
+            closeObject()
+        }
+        key("stack")
+        write(retain.stack)
         closeObject()
     }
 

@@ -59,7 +59,10 @@ extension LeakReport {
                 let from = newLeakID[reference.from], let to = newLeakID[reference.to]
             else { continue }
             newReferenceIndex[index] = keptReferences.count
-            keptReferences.append(LeakReference(from: from, to: to, path: reference.path, ownership: reference.ownership))
+            var kept = reference
+            kept.from = from
+            kept.to = to
+            keptReferences.append(kept)
         }
 
         var keptCycles: [Cycle] = []

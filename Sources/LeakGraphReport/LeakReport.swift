@@ -184,6 +184,9 @@ public struct LeakReport: Sendable, Codable, Equatable {
         public var path: ReferencePath
         /// `strong`, `weak`, `unowned` or `unmanaged`.
         public var ownership: Ownership
+        /// Where the reference was stored, when its target's retains were recorded (`--history`;
+        /// additional field, `nil` otherwise).
+        public var storeSite: StoreSite?
 
         /// Human label, e.g. `next` or `members[2]`: the path's text (``LeakGraphModel/ReferencePath/text``).
         public var label: String { path.text }

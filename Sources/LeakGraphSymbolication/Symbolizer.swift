@@ -264,6 +264,19 @@ public final class Symbolizer {
         return frame
     }
 
+    /// The address range of the function (symbol) holding `address`, from the module's symbol table:
+    /// `nil` when no sized function symbol covers it.
+    public func functionRange(containing address: UInt) -> Range<UInt>? {
+        guard let module = dwfl_addrmodule(session, Dwarf_Addr(address)) else { return nil }
+        var offset: GElf_Off = 0
+        var symbol = GElf_Sym()
+        guard dwfl_module_addrinfo(module, Dwarf_Addr(address), &offset, &symbol, nil, nil, nil) != nil,
+            symbol.st_size > 0, UInt(offset) <= address
+        else { return nil }
+        let start = address - UInt(offset)
+        return start ..< start + UInt(symbol.st_size)
+    }
+
     /// The name of the data symbol (a global or static variable) covering `address`, demangled, looked up
     /// in the module that contains `moduleAddress` — for a module's `.bss` past its file's end, which
     /// `/proc/self/maps` shows as an anonymous mapping outside the module's reported range. `nil` when

@@ -38,8 +38,8 @@ struct LeakFailure {
     }
 
     /// The failure message: a header, each failing root cycle's section of the text report (leak
-    /// trace, suspect and fix, fingerprint, members with creation sites, held objects), and where the
-    /// reports are.
+    /// trace, suspect and fix, fingerprint, members with creation sites, held objects), why no store site is
+    /// named when a re-run with histories did not give one, and where the reports are.
     func message(files: ReportFiles) -> String {
         let failing = failingCycles
         let objects = failing.reduce(0) { $0 + report.cycles[$1].members.count + report.cycles[$1].holds.count }
@@ -62,6 +62,9 @@ struct LeakFailure {
         let library = report.cycles.count - failing.count
         if library > 0 {
             lines.append("(also \(ReportNaming.count(library, "known library leak")), reported but not failing the test)")
+        }
+        for note in report.historyNotes {
+            lines.append("Store sites: \(note)")
         }
         lines.append("")
         lines.append(files.description)

@@ -13,8 +13,8 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] [--allocations] [--why <type>…] [--leak-exit-code <n>] [--baseline <file>] \
-                [--write-baseline <file>] [--snapshot <file>] \
+                [--frames <n>] [--live-histogram] [--allocations] [--why <type>…] [--history <type>… | --history auto] \
+                [--leak-exit-code <n>] [--baseline <file>] [--write-baseline <file>] [--snapshot <file>] \
                 [--every <duration> [--report-dir <dir>] [--snapshot-dir <dir>] [--check-signal <signal>]] \
                 [--verbose] -- <executable> [<argument> ...]
                 """,
@@ -47,6 +47,13 @@ extension Leakgraph {
                 reference, the roots and what holds them (docs/snapshots.md); with --every, \
                 --snapshot-dir keeps one per check. Read them with `leakgraph snapshot` or \
                 `leakgraph serve`.
+
+                --history TYPE records every retain and release of the objects of TYPE (a baseline type \
+                pattern), and the report names where each strong reference into a leaked one was stored \
+                (under the suspect: Stored at Member.swift:14 in Member.join(_:)), or says it is not \
+                known, with the candidates. --history auto runs the program twice: the first run's \
+                leaked cycles give the types, the second records them (and says so when it did not leak \
+                the same way).
 
                 --baseline accepts the leaks a baseline file lists (by fingerprint, type or creation \
                 site): they stay in the report, marked suppressed, and do not fail the run. \
@@ -109,6 +116,9 @@ extension Leakgraph {
 
         /// Types whose live objects the report explains (`--why`).
         @OptionGroup var why: WhyOptions
+
+        /// Types whose retains and releases are recorded (`--history`).
+        @OptionGroup var history: HistoryOptions
 
         /// The heap snapshot at exit (`--snapshot`).
         @OptionGroup var snapshot: SnapshotOptions
@@ -177,6 +187,27 @@ extension Leakgraph {
             }
             childEnvironment[LG_ENV_ALLOCATIONS] = allocations ? "1" : nil
             let checkSignal = monitor.every == nil ? 0 : try monitor.signalNumber()
+            if script, history.isAuto {
+                throw ToolError("--history auto runs one program twice; run the Swift program directly, not the script \(executable)")
+            }
+            var firstRun: LeakReport?
+            if history.isAuto {
+                // The first run finds the leaked cycles' types; the second records them (and alone writes
+                // the snapshot, if one is asked).
+                let first = try Run.historyAutoFirstRun(
+                    executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
+                    environment: childEnvironment.filter { $0.key != LG_ENV_SNAPSHOT }, environmentRoot: environment)
+                let patterns = first.map(HistoryOptions.autoPatterns(from:)) ?? []
+                if patterns.isEmpty {
+                    printError("leakgraph: --history auto: the first run leaked no cycle of named types; running once more without history")
+                } else {
+                    printError("leakgraph: --history auto: recording \(patterns.joined(separator: ", ")) in a second run")
+                    firstRun = first
+                }
+                childEnvironment.merge(HistoryOptions.environment(patterns)) { _, history in history }
+            } else {
+                childEnvironment.merge(HistoryOptions.environment(history.types)) { _, history in history }
+            }
             let check =
                 script
                 ? try FollowedProcesses.check(
@@ -185,9 +216,11 @@ extension Leakgraph {
                 : try Run.check(
                     executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
                     environment: childEnvironment.merging(try monitor.environment()) { _, monitor in monitor },
-                    rendering: baselineOptions.isEmpty ? ChildRendering(for: outputs) : ChildRendering(),
-                    liveTypes: liveHistogram, checkSignal: checkSignal,
-                    in: workspace)
+                    rendering: baselineOptions.isEmpty && firstRun == nil ? ChildRendering(for: outputs) : ChildRendering(),
+                    liveTypes: liveHistogram, checkSignal: checkSignal, in: workspace)
+            if let firstRun {
+                Run.compareHistoryRuns(first: firstRun, second: check, workspace: workspace)
+            }
             let judged = try baselineOptions.apply(to: check, baseline: baseline)
             let synopsis = judged.synopsis
             var exit = RunExitStatus(

@@ -39,6 +39,12 @@ extern "C" {
 /// also says why the live objects of each are alive, into the report's `why` (`leakgraph run --why
 /// TYPE`). Absent or empty: it does not. At most 1,023 bytes.
 #define LG_ENV_WHY "LEAKGRAPH_WHY"
+/// Type patterns separated by commas (as baseline `type:` patterns: `Member`, `App.Room*`): the objects
+/// of those types have every strong retain and release recorded with a stack, so that the check at exit
+/// can name where each strong reference into a leaked one was stored (`leakgraph run --history TYPE`).
+/// Absent or empty: no history. At most 4,095 bytes; a value the hook refuses is an error written to
+/// `<output>.error`.
+#define LG_ENV_HISTORY "LEAKGRAPH_HISTORY"
 
 /// Where the check at exit also writes a heap snapshot of the same walk (`leakgraph run --snapshot
 /// FILE`; an absolute path): through `<path>.partial`, renamed into place before the synopsis is

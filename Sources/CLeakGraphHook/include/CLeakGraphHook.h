@@ -24,6 +24,7 @@
 
 #include "CLeakGraphContract.h"
 #include "CLeakGraphAllocationCounts.h"
+#include "CLeakGraphHookHistory.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -364,7 +364,8 @@ struct GraphBuilder {
                         Edge(
                             from: from, to: to, label: "⚠ suspect: \(reference.label)\(ownership)",
                             tooltip: "⚠ Suspect: \(nodes[from].name).\(reference.label) → \(nodes[to].name)\n"
-                                + "\(CodeSpans.plain(suspect.reason))\nFix: \(CodeSpans.plain(suspect.hint))",
+                                + "\(CodeSpans.plain(suspect.reason))\nFix: \(CodeSpans.plain(suspect.hint))"
+                                + Self.storeSiteTooltip(reference),
                             kind: kind
                         )
                     )
@@ -373,7 +374,7 @@ struct GraphBuilder {
                         Edge(
                             from: from, to: to, label: reference.label + ownership,
                             tooltip: "\(nodes[from].name).\(reference.label) → \(nodes[to].name) "
-                                + "(\(reference.ownership.rawValue))",
+                                + "(\(reference.ownership.rawValue))" + Self.storeSiteTooltip(reference),
                             kind: kind
                         )
                     )

@@ -238,11 +238,12 @@ private struct HTMLPage {
             html.append("<div class=\"suspect\">")
             html.append("<p><b>⚠ Suspect: <code>\(e(suspectName(value)))</code></b> — \(CodeSpans.html(suspect.reason))</p>")
             html.append("<p><b>Fix:</b> \(CodeSpans.html(suspect.hint))</p>")
+            html.append(HTMLReport.storeSiteHTML(suspect, index: index))
             var fixes: Set<[String]> = [[suspectName(value), suspect.hint]]
             for cut in value.otherCuts ?? [] where fixes.insert([cutName(cut), cut.hint]).inserted {
                 html.append(
                     "<p><b>⚠ Also cut: <code>\(e(cutName(cut)))</code></b> — \(CodeSpans.html(cut.reason))"
-                        + "<br><b>Fix:</b> \(CodeSpans.html(cut.hint))</p>")
+                        + "<br><b>Fix:</b> \(CodeSpans.html(cut.hint))</p>" + HTMLReport.storeSiteHTML(cut, index: index))
             }
             html.append("</div>")
         }

@@ -61,11 +61,13 @@ extension TextRenderer {
             let reason = Self.sentence(suspect.reason)
             let hint = Self.sentence(suspect.hint)
             lines.append("   Suspect: \(stepText(edge)) — \(reason) Fix: \(hint)")
+            renderStoreSite(edge)
             // One line per distinct fix: the same declaration in several objects is one change.
             var fixes: Set<[String]> = [[stepText(edge), suspect.hint]]
             for cut in cycle.otherCuts ?? [] {
                 guard let other = self.edge(of: cut), fixes.insert([stepText(other), cut.hint]).inserted else { continue }
                 lines.append("   Also cut: \(stepText(other)) — \(Self.sentence(cut.reason)) Fix: \(Self.sentence(cut.hint))")
+                renderStoreSite(other)
             }
         }
         renderFingerprint(cycle)

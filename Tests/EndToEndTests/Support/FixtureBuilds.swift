@@ -12,7 +12,8 @@ enum Optimization: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(rawValue) (\(flag))" }
 }
 
-/// Compiles the fixture programs under `Tests/Fixtures/<Name>/main.swift` with `swiftc -g`, each at most
+/// Compiles the fixture programs under `Tests/Fixtures/<Name>/main.swift` (with the folder's other `.swift`
+/// files) with `swiftc -g`, each at most
 /// once per test process, when a test first needs it.
 ///
 /// The module name is always `Fixture`, so leaked types read `Fixture.Node`.
@@ -57,7 +58,11 @@ actor FixtureBuilds {
         // Fixtures that call `parseMode` share their plumbing (mode, watch, finish) in one file.
         let usesPlumbing = (try? String(contentsOf: source, encoding: .utf8))?.contains("parseMode(") ?? false
         let plumbing = fixturesDirectory.appendingPathComponent("Support/FixturePlumbing.swift")
-        let sources = usesPlumbing ? [source.path, plumbing.path] : [source.path]
+        // A fixture may spread its types over several files of its folder (main.swift first).
+        let others = ((try? FileManager.default.contentsOfDirectory(atPath: source.deletingLastPathComponent().path)) ?? [])
+            .filter { $0.hasSuffix(".swift") && $0 != "main.swift" }.sorted()
+            .map { source.deletingLastPathComponent().appendingPathComponent($0).path }
+        let sources = [source.path] + others + (usesPlumbing ? [plumbing.path] : [])
         let arguments = ["swiftc", "-g"] + flags + ["-module-name", "Fixture"] + sources + ["-o", output.path]
         let result = try await runProcess(
             URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, environment: cleanEnvironment()

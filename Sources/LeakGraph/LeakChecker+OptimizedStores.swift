@@ -1,0 +1,73 @@
+import LeakGraphAnalysis
+import LeakGraphModel
+import LeakGraphSymbolication
+
+extension LeakChecker {
+    /// A store site in optimized code often has no line: the compiler emits the retain of a stored
+    /// reference without a source location. The store itself usually has one, so for each retain of
+    /// `site` whose frame has no line this finds, in the function that made the retain, the instruction
+    /// that writes a register into the field holding `reference` — its offset is where the holder's memory
+    /// holds the target's address, when exactly one word does — nearest the retain, and names that
+    /// instruction's innermost frame instead (inlined calls expanded: `Member.join(_:)` inlined into
+    /// `wire()` is named as `join`). Nothing changes when the holder holds the target in several words, no
+    /// such store is found, or the store has no line of the program's own code either.
+    ///
+    /// Reads the holder's memory: call it while the leaked objects are alive (they are, being leaked).
+    static func placingOptimizedStores(
+        _ site: StoreSite, of reference: Reference, in graph: ObjectGraph, symbolizer: Symbolizer, executablePath: String?
+    ) -> StoreSite {
+        guard let offset = fieldOffset(of: reference, in: graph) else { return site }
+        var placed = site
+        placed.site = site.site.map { place($0, offset: offset, symbolizer: symbolizer, executablePath: executablePath) }
+        placed.candidates = site.candidates.map { place($0, offset: offset, symbolizer: symbolizer, executablePath: executablePath) }
+        return placed
+    }
+
+    /// Per strong reference into an object with a retain history: the byte offset in its holder of the one
+    /// word holding its target (see ``fieldOffset(of:in:)``).
+    static func fieldOffsets(in graph: ObjectGraph) -> [Int: Int] {
+        var offsets: [Int: Int] = [:]
+        for (index, reference) in graph.references.enumerated()
+        where reference.ownership == .strong && graph.retainHistories[reference.to] != nil {
+            offsets[index] = fieldOffset(of: reference, in: graph)
+        }
+        return offsets
+    }
+
+    /// The byte offset in the holder of the one word that holds the target's address (spare bits
+    /// ignored), or `nil` when none or several do.
+    static func fieldOffset(of reference: Reference, in graph: ObjectGraph) -> Int? {
+        let holder = graph.nodes[reference.from]
+        let target = UInt(graph.nodes[reference.to].address)
+        guard holder.size >= 24, let base = UnsafeRawPointer(bitPattern: UInt(holder.address)) else { return nil }
+        var found: Int?
+        for offset in stride(from: 16, through: holder.size - 8, by: 8) {
+            let word = base.load(fromByteOffset: offset, as: UInt.self)
+            if word & 0x00FF_FFFF_FFFF_FFFF == target {
+                guard found == nil else { return nil }
+                found = offset
+            }
+        }
+        return found
+    }
+
+    private static func place(
+        _ candidate: StoreSite.Candidate, offset: Int, symbolizer: Symbolizer, executablePath: String?
+    ) -> StoreSite.Candidate {
+        guard !candidate.isAllocation, let frame = candidate.frame, frame.line == nil, let address = frame.address,
+            address > 0, let function = symbolizer.functionRange(containing: address - 1)
+        else { return candidate }
+        let stores = StoreInstructions.stores(in: function, displacement: offset)
+        let retain = address - 1
+        guard let nearest = stores.min(by: { distance($0, retain) < distance($1, retain) }) else { return candidate }
+        guard let innermost = symbolizer.symbolizeExpandingInlines(nearest, as: .instructionAddress).first,
+            innermost.line != nil, FramePolicy.category(of: innermost, executablePath: executablePath) == .user
+        else { return candidate }
+        var placed = candidate
+        placed.frame = HistoryFrame(
+            function: innermost.function, file: innermost.file, line: innermost.line, isUserCode: true, address: nearest)
+        return placed
+    }
+
+    private static func distance(_ a: UInt, _ b: UInt) -> UInt { a > b ? a - b : b - a }
+}
