@@ -16,9 +16,19 @@ let package = Package(
         // What the preload loads beside it when a check runs: the checker, in Swift.
         .library(name: "LeakGraphPreloadChecker", type: .dynamic, targets: ["LeakGraphPreloadChecker"]),
         .library(name: "LeakGraphTesting", targets: ["LeakGraphTesting"]),
+        .library(name: "LeakGraphTestObserver", type: .dynamic, targets: ["LeakGraphTestObserver"]),
         .library(name: "LeakGraphMetrics", targets: ["LeakGraphMetrics"]),
         .library(name: "LeakGraphService", targets: ["LeakGraphService"]),
         .plugin(name: "LeakGraphCommand", targets: ["LeakGraphCommand"]),
+    ],
+    traits: [
+        // LeakGraphTesting writes an HTML report with graphs beside each failing check's JSON; this needs
+        // Graphviz (libgraphviz-dev). A package that wants the leak trace alone depends on LeakGraph with
+        // `traits: []` and does not build Graphviz.
+        .trait(
+            name: "HTMLReports",
+            description: "LeakGraphTesting writes an HTML report with graphs for each failing check (needs libgraphviz-dev)."),
+        .default(enabledTraits: ["HTMLReports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -100,9 +110,19 @@ let package = Package(
         ),
         // Adapter: leak checks in test targets (assertNoLeaks, the .checksForLeaks trait), reported to
         // XCTest or Swift Testing. The only target that imports a test library.
-        .target(name: "LeakGraphTesting", dependencies: ["LeakGraph", "LeakGraphGraphviz", "CLeakGraphContract"]),
+        .target(
+            name: "LeakGraphTesting",
+            dependencies: [
+                "LeakGraph", "CLeakGraphContract", .target(name: "LeakGraphGraphviz", condition: .when(traits: ["HTMLReports"])),
+            ]
+        ),
+        // Adapter: the library the preload library loads into a test process, which marks every object
+        // with the test that made it (XCTest's observation, Swift Testing's current test). The hook's
+        // part (C) answers inside the allocation hook.
+        .target(name: "CLeakGraphTestObserver", dependencies: ["CLeakGraphContract"]),
+        .target(name: "LeakGraphTestObserver", dependencies: ["CLeakGraphTestObserver", "CLeakGraphContract"]),
         // Adapter: the library `leakgraph run` preloads into an unmodified program (C only: the hook, the
-        // exit and signal plumbing, the periodic checks' timer) ...
+        // exit and signal plumbing, the periodic checks' timer, the test observer's loading) ...
         .target(
             name: "CLeakGraphPreloadStart", dependencies: ["CLeakGraphHook", "CLeakGraphContract"],
             cSettings: [.define("_GNU_SOURCE")],
@@ -144,7 +164,7 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphTestSupport"], exclude: ["Golden", "Schemas"]),
         .testTarget(name: "LeakGraphSymbolicationTests", dependencies: ["LeakGraphSymbolication"]),
         .testTarget(
             name: "LeakGraphSnapshotFileTests", dependencies: ["LeakGraphSnapshotFile", "LeakGraphReport", "LeakGraphTestSupport"]),

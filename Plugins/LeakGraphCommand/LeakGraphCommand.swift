@@ -10,8 +10,8 @@ import PackagePlugin
 /// `--scratch-path` (a `--scratch-path` of the user's wins); the command ends with `leakgraph`'s exit status.
 @main
 struct LeakGraphCommand: CommandPlugin {
-    /// Builds `libLeakGraphPreload.so` and the checker library it loads beside the `leakgraph` tool, then
-    /// runs `leakgraph test`.
+    /// Builds `libLeakGraphPreload.so`, the checker library it loads and `libLeakGraphTestObserver.so` beside
+    /// the `leakgraph` tool, then runs `leakgraph test`.
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         let tool = try context.tool(named: "leakgraph").url
         let checker = try packageManager.build(
@@ -24,6 +24,11 @@ struct LeakGraphCommand: CommandPlugin {
         guard preload.succeeded, let library = preload.builtArtifacts.first(where: { $0.kind == .dynamicLibrary }) else {
             Diagnostics.error("cannot build libLeakGraphPreload.so:\n\(preload.logText)")
             throw ExitCode(2)
+        }
+        // The test observer, beside it, names the test that made each leak; without it no test is named.
+        let observer = try packageManager.build(.product("LeakGraphTestObserver"), parameters: .init(configuration: .debug, echoLogs: false))
+        if !observer.succeeded {
+            Diagnostics.warning("cannot build libLeakGraphTestObserver.so; leaks will not name their tests:\n\(observer.logText)")
         }
         let package = context.package.directoryURL
         let scratch = package.appending(path: ".build").appending(path: "leakgraph")
@@ -41,7 +46,7 @@ struct LeakGraphCommand: CommandPlugin {
     }
 }
 
-/// The exit status `leakgraph test` ended with (1 leaks, 2 tool error, 3 tests failed).
+/// The exit status `leakgraph test` ended with (23 leaks, 2 tool error, the tests' own status when they failed).
 struct ExitCode: Error, CustomStringConvertible {
     /// The status.
     let status: Int32
@@ -51,6 +56,6 @@ struct ExitCode: Error, CustomStringConvertible {
     }
 
     var description: String {
-        "leakgraph test exited with status \(status) (1: the package's code leaks; 2: usage or tool error; 3: tests failed)"
+        "leakgraph test exited with status \(status) (23: the package's code leaks; 2: usage or tool error; otherwise the tests failed)"
     }
 }

@@ -72,6 +72,10 @@ unsigned lg_contract_parse_render(const char *text) {
             bits |= LG_RENDER_BIT_JSON;
         } else if (lg_contract_word_is(word, length, LG_RENDER_PRETTY_JSON)) {
             bits |= LG_RENDER_BIT_PRETTY_JSON;
+        } else if (lg_contract_word_is(word, length, LG_RENDER_EXPAND)) {
+            bits |= LG_RENDER_BIT_EXPAND;
+        } else if (lg_contract_word_is(word, length, LG_RENDER_VERBOSE)) {
+            bits |= LG_RENDER_BIT_VERBOSE;
         }
         if (*end == '\0') {
             return bits;

@@ -222,15 +222,29 @@ typedef struct lg_state_t {
     _Atomic uint64_t ignored;
     _Atomic uint64_t deferred_frees;
 
-    // Allocation scopes (scopes.c): ids in use (bit 0, "no scope", always set), how many are
-    // open, the one open scope when exactly one is, and where the hook asks for the current one.
+    // Allocation scopes (scopes.c). Check scopes: ids in use (bit 0, "no scope", always set), how
+    // many are open, the one open when exactly one is, and where the hook asks for the current one
+    // (`scope_source`); each one's parent, the test scope it was opened in. Test scopes: their ids
+    // (kept until recycled), labels, the order they were opened in (the oldest is recycled when no
+    // id is free) and where the hook asks for the current test (`test_scope_source`). One generation
+    // counter and one id space serve both. `scopes_open` is what the hook reads: open check scopes,
+    // plus one while a test source is set.
     pthread_mutex_t scope_mutex;
     uint64_t scope_ids[(LG_SCOPE_LIMIT + 1) / 64];
+    uint64_t test_scope_ids[(LG_SCOPE_LIMIT + 1) / 64];
     _Atomic uint32_t scope_generation[LG_SCOPE_LIMIT + 1];
+    uint64_t scope_parent[LG_SCOPE_LIMIT + 1];
+    char *scope_label[LG_SCOPE_LIMIT + 1];
+    uint16_t test_scope_order[LG_SCOPE_LIMIT + 1];
+    uint32_t test_scope_order_head;
+    uint32_t test_scope_order_count;
     uint32_t next_generation;
     atomic_uint scopes_open;
+    atomic_uint check_scopes_open;
     atomic_uint sole_scope;
+    atomic_uint test_scopes_recycled;
     _Atomic(lg_scope_source) scope_source;
+    _Atomic(lg_scope_source) test_scope_source;
 
     // Threads are dealt shards round robin.
     atomic_uint next_shard;
@@ -447,8 +461,9 @@ LG_HIDDEN size_t lg_table_objects_locked(uintptr_t **out_objects);
 LG_HIDDEN bool lg_table_record_locked(uintptr_t object, lg_record *out_record);
 /// Adds the table's counters to `stats` (relaxed reads).
 LG_HIDDEN void lg_table_stats(lg_stats_t *stats);
-/// With every shard lock held: sets the scope of every record in `scope` to `replacement` (0: none).
-LG_HIDDEN void lg_table_move_scope_locked(uint32_t scope, uint32_t replacement);
+/// With every shard lock held: sets the scope of every record in `scope` to `replacement` (0: no
+/// scope; a check scope's records go back to the test scope it was opened in).
+LG_HIDDEN void lg_table_restamp_scope_locked(uint32_t scope, uint32_t replacement);
 /// The scope of the record of `object` (0 when untracked or unscoped), under its shard lock unless
 /// the calling thread holds the freeze.
 LG_HIDDEN uint32_t lg_table_scope_of(uintptr_t object);

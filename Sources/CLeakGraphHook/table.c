@@ -270,7 +270,7 @@ bool lg_table_record_locked(uintptr_t object, lg_record *out_record) {
 
 // MARK: Scopes
 
-void lg_table_move_scope_locked(uint32_t scope, uint32_t replacement) {
+void lg_table_restamp_scope_locked(uint32_t scope, uint32_t replacement) {
     const lg_slot mask = (lg_slot)LG_SLOT_SCOPE_MASK << LG_SLOT_STACK_BITS;
     const lg_slot stamp = (lg_slot)(replacement & LG_SLOT_SCOPE_MASK) << LG_SLOT_STACK_BITS;
     for (uint32_t index = 0; index < LG_SHARD_COUNT; index++) {

@@ -94,6 +94,7 @@ static void lg_restore_environment(void) {
     unsetenv(LG_ENV_RENDER);
     unsetenv(LG_ENV_ALLOCATIONS);
     unsetenv(LG_ENV_MONITOR_INTERVAL);
+    unsetenv(LG_ENV_TEST_OBSERVER);
     unsetenv(LG_ENV_MONITOR_DIRECTORY);
     unsetenv(LG_ENV_MONITOR_SIGNAL);
     unsetenv(LG_ENV_MONITOR_SNAPSHOT_DIRECTORY);
@@ -269,6 +270,7 @@ static void lg_read_render_request(void) {
     const char *snapshot = getenv(LG_ENV_SNAPSHOT);
     if (snapshot && strlen(snapshot) < sizeof(lg_snapshot_path)) strcpy(lg_snapshot_path, snapshot);
     lg_read_monitor_request();
+    lg_preload_read_test_observer_request();
 }
 
 /// Unblocks, in this thread, the signals `leakgraph run` held until the handlers were installed
@@ -363,6 +365,8 @@ static void lg_preload_start_checking(void) {
         lg_output_path[0] = 0;
         return;
     }
+    lg_preload_start_test_observer();
+    lg_preload_request.tests_observed = lg_preload_tests_observed();
     // The profile counts from the first allocation on (before main): nothing made is missed.
     if (lg_preload_request.allocations && !lg_count_profile_start()) lg_preload_request.allocations = 0;
     lg_exit_check_wanted = 1;

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LeakGraphRecording
 import LeakGraphReport
+import LeakGraphSymbolication
 
 /// One scoped leak check: code run in the scope allocates into it, and `finish()` reports the
 /// objects it made that are leaked — the building block of `assertNoLeaks` and of
@@ -142,12 +143,18 @@ public struct LeakCheckScope: Sendable {
         return first.confirmed(by: scopedReport(knownOrphans: first.orphanAddresses))
     }
 
+    /// Creation stacks symbolized by earlier scoped checks of this process, by stack id. A leak stays
+    /// leaked, so every later check finds the earlier checks' leaks again: with their stacks kept here,
+    /// a check symbolizes only new stacks, and makes no symbolizer when there are none — its cost does
+    /// not grow with the leaks earlier checks found (scripts/bench-scoped-checks).
+    static let symbolizedStacks = SymbolizedStackCache(capacity: 8192)
+
     /// A whole check, restricted to the root cycles holding an object of this scope, less the ignored.
     private func scopedReport(knownOrphans: Set<UInt> = []) -> LeakReport {
         // Diagnostics are about the whole heap, not this scope: no symbolizer is made for their sites.
         let report = LeakChecker.measuredCheck(
             program: LeakReport.Program(path: "", arguments: [], exitStatus: 0), orphanScan: options.scansForOrphans,
-            knownOrphans: knownOrphans, diagnosticSites: false, stacks: nil
+            knownOrphans: knownOrphans, diagnosticSites: false, stacks: Self.symbolizedStacks
         ).report
         let inScope = report.leaks.map { leak in
             UInt(leak.address.dropFirst(2), radix: 16).map { AllocationScope.scopeID(of: $0) == scope.id } ?? false

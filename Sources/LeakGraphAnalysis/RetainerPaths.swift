@@ -48,30 +48,33 @@ public enum RetainerPaths {
     /// in a local variable, so another root's chain, when there is one, is the answer; only when no other
     /// root reaches it is the chain just `[target]`.
     ///
-    /// - Complexity: O(*n* + *e*) at worst, O(what lies within the chain's length) typically.
+    /// - Complexity: O(*n* + *e*) at worst, O(what lies within the chain's length) typically; the
+    ///   search marks what it met in an array of *n* 32-bit entries.
     public static func shortestChain(to target: Int, in graph: StrongReferenceGraph, reversed: Reversed) -> [Int]? {
         func isRoot(_ node: Int) -> Bool { Int(graph.retainCounts[node]) > reversed.inDegree(of: node) }
-        var parent: [Int: Int] = [target: target]
-        var queue = [target]
+        // `parent[node]` is one step closer to the target; -1 for a node not met yet.
+        var parent = [Int32](repeating: -1, count: graph.nodeCount)
+        parent[target] = Int32(target)
+        var queue = [Int32(target)]
         var head = 0
         while head < queue.count {
-            let node = queue[head]
+            let node = Int(queue[head])
             head += 1
             if node != target, isRoot(node) {
-                // Walk back to the target: `parent` points one step closer to it.
+                // Walk back to the target.
                 var chain = [node]
                 var current = node
                 while current != target {
-                    current = parent[current]!
+                    current = Int(parent[current])
                     chain.append(current)
                 }
                 return chain
             }
             for edge in Int(reversed.offsets[node]) ..< Int(reversed.offsets[node + 1]) {
                 let source = Int(reversed.sources[edge])
-                if parent[source] == nil {
-                    parent[source] = node
-                    queue.append(source)
+                if parent[source] < 0 {
+                    parent[source] = Int32(node)
+                    queue.append(Int32(source))
                 }
             }
         }

@@ -44,11 +44,17 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
     // `leakgraph run --snapshot FILE`: a heap snapshot of the same walk.
     let wantsSnapshot = settings.snapshot_path.pointee != 0
     let checking = ContinuousClock.now
+    let checkingCPU = PreloadCPUTime.seconds()
     let (check, snapshot) = LeakChecker.measuredCheck(
         liveTypes: settings.live_types != 0, orphanScan: settings.orphan_scan != 0, snapshot: wantsSnapshot,
         progress: { progress.update(step: $0, done: $1, total: $2) })
     let checked = ContinuousClock.now
+    let checkedCPU = PreloadCPUTime.seconds()
     var report = check.report
+    // `leakgraph test`: each root cycle names the tests that made its members (the test observer's scopes).
+    if settings.tests_observed != 0 {
+        LeakChecker.attributeTests(in: &report)
+    }
     // `leakgraph run --allocations`: the profile the hook kept since before `main`.
     if settings.allocations != 0 {
         report.allocations = LeakChecker.allocationProfile()
@@ -64,7 +70,8 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
     if signal != 0 {
         report.program.signal = PreloadSignalName.name(of: signal)
     }
-    let why = String(cString: settings.why).split(separator: ",").map { String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) }.filter { !$0.isEmpty }
+    // One name a line: a name the report prints may hold commas (`Dictionary<Swift.String, Swift.Int>`).
+    let why = String(cString: settings.why).split(whereSeparator: \.isNewline).map { String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) }.filter { !$0.isEmpty }
     if !why.isEmpty {
         report.why = why.map { LeakChecker.retainers(ofType: $0) }
     }
@@ -75,7 +82,7 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
         snapshot.info.programPath = request.program.path
         snapshot.info.arguments = request.program.arguments
         do {
-            try HeapSnapshotFile.write(snapshot, to: snapshotPath)
+            try HeapSnapshotFile.write(snapshot, to: snapshotPath) { progress.update(step: "writing the snapshot", done: $0, total: $1) }
         } catch {
             files.writeSnapshotError(error.message)
         }
@@ -85,7 +92,9 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
             let size = stat(snapshotPath, &status) == 0 ? Int(status.st_size) : 0
             let peak = "\(LeakCheckSteps.processPeakResidentBytes() / 1024) kB"
             let line = "leakgraph: snapshot stats: \(snapshot.objects.count) objects, \(snapshot.references.count) references, "
-                + "\(snapshot.stacks.count) stacks; check and snapshot \(checking.duration(to: checked)), write \(checked.duration(to: .now)); "
+                + "\(snapshot.stacks.count) stacks; check and snapshot \(checking.duration(to: checked)) "
+                + "(CPU \(PreloadCPUTime.text(checkedCPU - checkingCPU))), write \(checked.duration(to: .now)) "
+                + "(CPU \(PreloadCPUTime.text(PreloadCPUTime.seconds() - checkedCPU))); "
                 + "\(size) bytes; peak RSS \(peak)\n"
             _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
         }
@@ -103,5 +112,21 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
         steps.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
         let line = "leakgraph: " + steps.line(objects: report.summary.trackedObjects) + "\n"
         _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+    }
+}
+
+/// The process's CPU time, for the measurement knob `LEAKGRAPH_SNAPSHOT_STATS`: on a loaded machine
+/// the wall time counts the waiting for a core too.
+enum PreloadCPUTime {
+    /// The CPU time this process has used, in seconds.
+    static func seconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// `1.234 s`.
+    static func text(_ seconds: Double) -> String {
+        "\((seconds * 1000).rounded() / 1000) s"
     }
 }

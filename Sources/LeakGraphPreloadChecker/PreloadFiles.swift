@@ -23,7 +23,7 @@ struct PreloadFiles {
             return
         }
         if request.rendersText {
-            try place(Data(TextReport.body(report).utf8), at: outputPath + LG_REPORT_TEXT_SUFFIX)
+            try place(Data(TextReport.body(report, options: request.textOptions).utf8), at: outputPath + LG_REPORT_TEXT_SUFFIX)
         }
         if request.rendersJSON {
             try place(report.jsonData(prettyPrinted: request.rendersPrettyJSON), at: outputPath)

@@ -29,10 +29,16 @@ struct PreloadRequest {
     /// Whether to write the JSON report at all (`LG_RENDER_JSON` or `LG_RENDER_PRETTY_JSON`).
     var rendersJSON: Bool { render & (LG_RENDER_BIT_JSON | LG_RENDER_BIT_PRETTY_JSON) != 0 }
 
+    /// How the text is written: every cycle in full (`LG_RENDER_EXPAND`), every diagnostic (`LG_RENDER_VERBOSE`).
+    var textOptions: TextReport.Options {
+        TextReport.Options(expand: render & LG_RENDER_BIT_EXPAND != 0, verbose: render & LG_RENDER_BIT_VERBOSE != 0)
+    }
+
     /// The `LEAKGRAPH_RENDER` words of what was written, for the synopsis.
     var renderedWords: [String] {
         [(LG_RENDER_BIT_TEXT, LG_RENDER_TEXT), (LG_RENDER_BIT_JSON, LG_RENDER_JSON),
-            (LG_RENDER_BIT_PRETTY_JSON, LG_RENDER_PRETTY_JSON)]
+            (LG_RENDER_BIT_PRETTY_JSON, LG_RENDER_PRETTY_JSON), (LG_RENDER_BIT_EXPAND, LG_RENDER_EXPAND),
+            (LG_RENDER_BIT_VERBOSE, LG_RENDER_VERBOSE)]
             .filter { render & $0.0 != 0 }.map(\.1)
     }
 }

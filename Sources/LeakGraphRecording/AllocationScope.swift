@@ -15,6 +15,9 @@ public struct AllocationScope: Sendable, Hashable {
     /// The hook's token: the scope id in the low 32 bits, the id's generation above.
     public let token: UInt64
 
+    /// The most scopes (check and test scopes together) that can be in use at once.
+    public static let idLimit = Int(LG_SCOPE_LIMIT)
+
     /// The id stamped on records of this scope (1…4,095); compare with ``scopeID(of:)``.
     public var id: UInt32 { UInt32(truncatingIfNeeded: token) }
 
@@ -67,6 +70,32 @@ public struct AllocationScope: Sendable, Hashable {
     public static func scopeID(of address: UInt) -> UInt32 {
         lg_scope_of(address)
     }
+
+    // MARK: Test scopes
+
+    /// Opens a test scope labelled `label` (`leakgraph test`'s observer opens one per test): the
+    /// objects the test source (``setTestSource(_:)``) attributes to it are stamped with it, and keep
+    /// the stamp until the report at exit (see `lg_test_scope_begin`). `nil` when the recorder is not
+    /// installed here (or forwards to another copy of LeakGraph).
+    public static func beginTest(label: String) -> AllocationScope? {
+        let token = lg_test_scope_begin(label)
+        return token == 0 ? nil : AllocationScope(token: token)
+    }
+
+    /// Sets the function the hook asks which test an allocation belongs to when no check scope claims
+    /// it: it returns a ``token`` from ``beginTest(label:)``, or 0 (`nil`: none).
+    public static func setTestSource(_ source: (@convention(c) () -> UInt64)?) {
+        lg_set_test_scope_source(source)
+    }
+
+    /// The label of test scope `id` (an id from ``scopeID(of:)``), or `nil` when `id` is not a test scope.
+    public static func testLabel(ofScope id: UInt32) -> String? {
+        lg_scope_label(id).map { String(cString: $0) }
+    }
+
+    /// How many test scopes were recycled because every id was in use: their objects read as made
+    /// outside any test.
+    public static var recycledTestScopes: Int { Int(lg_test_scopes_recycled()) }
 
     /// Points the hook at ``currentToken`` once. The task-local's lazy global is initialized first:
     /// that allocates, and the hook must never run into the initializer it is called from.

@@ -1,3 +1,5 @@
+import LeakGraphModel
+
 /// Leaks that are known to come from a library every program of a kind uses, not from the checked code —
 /// in the spirit of LeakCanary's "library leaks". They are still reported (they are real), marked with
 /// ``LeakReport/Cycle/knownLibraryLeak``, and `leakgraph run` does not fail on them alone.
@@ -14,12 +16,20 @@ public enum KnownLibraryLeaks {
         /// objects alone), not only one member per type: a cycle the checked code's objects are part of
         /// is then the code's own.
         public var everyMember: Bool
+        /// When set, the entry matches a cycle only when the library's references close every loop of it:
+        /// with these references left out, its members form no cycle. A cycle of the library's that the
+        /// checked code's objects are part of (the test case XCTest's `measure {}` keeps) matches; one the
+        /// code closes itself as well (a closure of the test case capturing it) is the code's own.
+        public var cycleReferences: [OwnReference]?
 
         /// Creates a library description.
-        public init(name: String, ownReferences: [OwnReference] = [], everyMember: Bool = false) {
+        public init(
+            name: String, ownReferences: [OwnReference] = [], everyMember: Bool = false, cycleReferences: [OwnReference]? = nil
+        ) {
             self.name = name
             self.ownReferences = ownReferences
             self.everyMember = everyMember
+            self.cycleReferences = cycleReferences
         }
     }
 
@@ -40,10 +50,11 @@ public enum KnownLibraryLeaks {
             self.targetTypes = targetTypes
         }
 
-        /// Whether a reference with this path text from an object of `sourceType` to one of `targetType`
-        /// is this library reference.
-        public func matches(path text: String, sourceType: String, targetType: String) -> Bool {
-            text == path && sourceTypes.map { $0.contains(sourceType) } != false
+        /// Whether a reference at `path` from an object of `sourceType` to one of `targetType` is this
+        /// library reference: its text or its property's name (``ReferencePath/propertyName``: `delegate`
+        /// for `delegate (XCTest.XCTestCase)`, an existential's value) is ``path``.
+        public func matches(path reference: ReferencePath, sourceType: String, targetType: String) -> Bool {
+            (reference.text == path || reference.propertyName == path) && sourceTypes.map { $0.contains(sourceType) } != false
                 && targetTypes.map { $0.contains(targetType) } != false
         }
     }
@@ -76,12 +87,42 @@ public enum KnownLibraryLeaks {
                     + "never freed on Linux, nor what its block captures. Capture `[weak self]` in a `Timer`'s block.",
                 library: Library(name: "swift-corelibs-foundation", everyMember: true)
             ),
+            BaselineEntry(
+                .types([GlobPattern("XCTest.PerformanceMeter")]),
+                reason: "a test case that calls `measure {}` keeps its `PerformanceMeter` (`_performanceMeter`, never "
+                    + "cleared) and the meter keeps the test case as its `delegate` (a `let`), as does the test case's "
+                    + "run (`testRun` ⇄ `test`): every performance test case is a cycle until exit. Not in the code under test.",
+                library: Library(
+                    name: "swift-corelibs-xctest",
+                    cycleReferences: [
+                        OwnReference(path: "_performanceMeter", targetTypes: ["XCTest.PerformanceMeter"]),
+                        OwnReference(path: "delegate", sourceTypes: ["XCTest.PerformanceMeter"]),
+                        OwnReference(path: "testRun", targetTypes: xctestRuns),
+                        OwnReference(path: "test", sourceTypes: xctestRuns),
+                    ])
+            ),
         ]
     )
 
+    /// A strong reference between two members of a root cycle, for ``match(memberTypes:references:)``.
+    public struct CycleReference: Sendable, Hashable {
+        /// The positions of its source and target in the member list.
+        public var from: Int
+        public var to: Int
+        /// Where it is stored in its source.
+        public var path: ReferencePath
+
+        /// Creates a reference.
+        public init(from: Int, to: Int, path: ReferencePath) {
+            self.from = from
+            self.to = to
+            self.path = path
+        }
+    }
+
     /// Whether a reference with path text `path` from an object of `sourceType` to one of `targetType` is
     /// one of a known leaking library's own references (``Library/ownReferences``).
-    public static func isOwnReference(path: String, sourceType: String, targetType: String) -> Bool {
+    public static func isOwnReference(path: ReferencePath, sourceType: String, targetType: String) -> Bool {
         baseline.entries.contains { entry in
             entry.library?.ownReferences.contains { $0.matches(path: path, sourceType: sourceType, targetType: targetType) }
                 == true
@@ -90,7 +131,11 @@ public enum KnownLibraryLeaks {
 
     /// The description of the known library leak a root cycle with these member types is, or `nil`: the
     /// first entry of the built-in ``baseline`` that matches them, as `known leak in LIBRARY: reason`.
-    public static func match(memberTypes: some Sequence<String>) -> String? {
+    ///
+    /// - Parameter references: The strong references among the members (positions in `memberTypes`),
+    ///   asked only for an entry with ``Library/cycleReferences`` whose types match: it matches only when
+    ///   they show that the library's references close every loop. `nil`: such an entry never matches.
+    public static func match(memberTypes: some Sequence<String>, references: (() -> [CycleReference])? = nil) -> String? {
         let types = Array(memberTypes)
         for entry in baseline.entries {
             guard let library = entry.library, entry.matches(fingerprint: nil, memberTypes: types, memberBacktraces: { [] })
@@ -100,9 +145,48 @@ public enum KnownLibraryLeaks {
             {
                 continue
             }
+            if let own = library.cycleReferences {
+                guard let references else { continue }
+                let rest = references().filter { reference in
+                    !own.contains { $0.matches(path: reference.path, sourceType: types[reference.from], targetType: types[reference.to]) }
+                }
+                guard !hasCycle(nodes: types.count, references: rest) else { continue }
+            }
             return "known leak in \(library.name): \(entry.reason ?? "")"
         }
         return nil
+    }
+
+    /// Whether `references` among `nodes` nodes contain a cycle (a self-reference counts).
+    ///
+    /// - Complexity: O(*n* + *e*), iterative.
+    static func hasCycle(nodes: Int, references: [CycleReference]) -> Bool {
+        var successors = [[Int]](repeating: [], count: nodes)
+        for reference in references where (0..<nodes).contains(reference.from) && (0..<nodes).contains(reference.to) {
+            if reference.from == reference.to { return true }
+            successors[reference.from].append(reference.to)
+        }
+        // Depth-first, colouring: 0 unvisited, 1 on the stack, 2 done.
+        var colour = [UInt8](repeating: 0, count: nodes)
+        for start in 0..<nodes where colour[start] == 0 {
+            var stack: [(node: Int, next: Int)] = [(start, 0)]
+            colour[start] = 1
+            while let top = stack.last {
+                if top.next < successors[top.node].count {
+                    stack[stack.count - 1].next += 1
+                    let target = successors[top.node][top.next]
+                    if colour[target] == 1 { return true }
+                    if colour[target] == 0 {
+                        colour[target] = 1
+                        stack.append((target, 0))
+                    }
+                } else {
+                    colour[top.node] = 2
+                    stack.removeLast()
+                }
+            }
+        }
+        return false
     }
 }
 

@@ -7,9 +7,9 @@ import LeakGraphModel
 /// `.withoutEscapingSlashes`), which stays for reports encoded inside other values: the same keys,
 /// each object's keys in byte order, `null` for an absent leak `cycle` or `stack` and a frame's unknown
 /// `file` or `line`, absent optional fields (`proof`, a cycle's `heldCycles`, `fingerprint`, `suspect`, `otherCuts`,
-/// `knownLibraryLeak`, `heldByKnownLibraryLeak`, `kind`, `run` and `suppressed`, a suppression's `line` and `reason`,
+/// `knownLibraryLeak`, `heldByKnownLibraryLeak`, `kind`, `run`, `suppressed` and `tests`, a suppression's `line` and `reason`,
 /// a suspect's `reference`, a dictionary step's `key`, the report's `liveTypes`, `why`, `allocations` and `testAllocations`, a test's `run`, an allocation
-/// site's `function`, `file` and `line`, a retainer link's `label`,
+/// site's `function`, `file` and `line`, a retainer link's `label` and `path`, a query's `matchedTypes`,
 /// a holder's `name`, `location` and `address`) left out. Schema version 2
 /// and later write the `stacks` table; version 1 a `backtrace` per leak. The tests hold it to
 /// `JSONEncoder`'s output, document for document.
@@ -286,6 +286,15 @@ extension JSONText {
         if let suspect = cycle.suspect {
             key("suspect")
             write(suspect)
+        }
+        if let tests = cycle.tests {
+            key("tests")
+            openArray()
+            for test in tests {
+                element()
+                string(test)
+            }
+            closeArray()
         }
         closeObject()
     }
@@ -577,6 +586,15 @@ extension JSONText {
         integer(query.leaked)
         key("matched")
         integer(query.matched)
+        if let types = query.matchedTypes {
+            key("matchedTypes")
+            openArray()
+            for type in types {
+                element()
+                string(type)
+            }
+            closeArray()
+        }
         key("type")
         string(query.type)
         closeObject()
@@ -608,9 +626,16 @@ extension JSONText {
             openObject()
             key("address")
             string(link.address)
-            if let label = link.label {
+            if let path = link.path {
                 key("label")
-                string(label)
+                string(path.text)
+                key("path")
+                openArray()
+                for step in path.steps {
+                    element()
+                    write(step)
+                }
+                closeArray()
             }
             key("retainCount")
             integer(link.retainCount)

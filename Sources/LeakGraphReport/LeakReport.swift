@@ -231,6 +231,12 @@ public struct LeakReport: Sendable, Codable, Equatable {
         /// cycle was found in, e.g. `XCTest` or `Swift Testing`; `nil` in a single run's report
         /// (additional field).
         public var run: String?
+        /// In a report of a test run (`leakgraph test`, or `leakgraph run` on a test bundle, with the test
+        /// observer loaded), the tests that made the cycle's members, in the order of the members: XCTest's
+        /// `Class.testMethod`, Swift Testing's `Suite.function()`. Empty when they were made outside any
+        /// test (a static, a suite's set-up, the test runner itself); `nil` when tests were not observed
+        /// (additional field).
+        public var tests: [String]?
         /// What kind of root group this is when it is not a cycle: ``orphanKind`` (`"orphan"`) for one
         /// object whose retains nothing in the process holds (retained N times, referenced from
         /// nowhere), with what it holds; `nil` for a root cycle (additional field).
@@ -250,8 +256,9 @@ public struct LeakReport: Sendable, Codable, Equatable {
             id: Int, members: [Int], holds: [Int], heldCycles: [[Int]]? = nil, fingerprint: String? = nil,
             suspect: Suspect? = nil, otherCuts: [Suspect]? = nil, knownLibraryLeak: String? = nil,
             heldByKnownLibraryLeak: Int? = nil, run: String? = nil, kind: String? = nil,
-            suppressed: Suppression? = nil
+            suppressed: Suppression? = nil, tests: [String]? = nil
         ) {
+            self.tests = tests
             self.kind = kind
             self.heldByKnownLibraryLeak = heldByKnownLibraryLeak
             self.id = id

@@ -19,6 +19,8 @@ public struct ReportSynopsis: Sendable, Codable, Equatable {
     public var leakedObjectsOutsideLibraries: Int
     /// What was written, as the words of `LEAKGRAPH_RENDER` (`text`, `json`, `pretty-json`).
     public var rendered: [String]
+    /// The report's totals by standing (``LeakReport/totals``); `nil` in a synopsis written before them.
+    public var totals: LeakReport.Totals?
 
     /// The version this library writes and reads.
     public static let currentVersion = 1
@@ -30,6 +32,42 @@ public struct ReportSynopsis: Sendable, Codable, Equatable {
         self.summary = report.summary
         self.leakedObjectsOutsideLibraries = report.leakedObjectsOutsideLibraries
         self.rendered = rendered
+        self.totals = report.totals
+    }
+
+    /// One clause saying what was leaked, for the lines that end a check: the checked code's own leaks
+    /// (`6 leaked objects (249 bytes) in 3 root cycles (2 leak families)`, or `no leaks of your code`),
+    /// then what a baseline accepts and the known library leaks (`not your code: 22 objects in 1 known
+    /// library leak`); `no leaks found` when nothing leaked.
+    public var leakSummary: String {
+        guard summary.leakedObjects > 0 else { return "no leaks found" }
+        guard let totals else {
+            let library = summary.leakedObjects - leakedObjectsOutsideLibraries
+            let note = library > 0 ? " (\(library) of them in known library leaks or accepted by the baseline)" : ""
+            return "\(ReportNaming.count(summary.leakedObjects, "leaked object")) (\(ReportNaming.grouped(summary.leakedBytes)) bytes) in "
+                + "\(ReportNaming.count(summary.rootCycles, "root cycle"))\(note)"
+        }
+        var parts: [String] = []
+        if totals.ownObjects > 0 {
+            let families = totals.ownFamilies < totals.ownCycles
+                ? " (\(ReportNaming.count(totals.ownFamilies, "leak family", plural: "leak families")))" : ""
+            parts.append(
+                "\(ReportNaming.count(totals.ownObjects, "leaked object")) (\(ReportNaming.grouped(totals.ownBytes)) bytes) in "
+                    + "\(ReportNaming.count(totals.ownCycles, "root cycle"))\(families)")
+        } else {
+            parts.append("no leaks of your code")
+        }
+        if totals.suppressedCycles > 0 {
+            parts.append(
+                "accepted by the baseline: \(ReportNaming.count(totals.suppressedObjects, "object")) in "
+                    + ReportNaming.count(totals.suppressedCycles, "root cycle"))
+        }
+        if totals.libraryCycles > 0 {
+            parts.append(
+                "not your code: \(ReportNaming.count(totals.libraryObjects, "object")) in "
+                    + ReportNaming.count(totals.libraryCycles, "known library leak"))
+        }
+        return parts.joined(separator: "; ")
     }
 
     /// The synopsis as compact JSON with sorted keys.

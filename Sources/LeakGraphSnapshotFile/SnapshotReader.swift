@@ -1,12 +1,18 @@
 import CSQLite
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import LeakGraphModel
 
 /// Reads a snapshot file written by ``SnapshotWriter``, checking as it goes that it is whole: the
 /// format version, every table's numbering and every index into another table. Any failure is one
 /// ``SnapshotFileError``.
 enum SnapshotReader {
-    static func read(from path: String) throws(SnapshotFileError) -> HeapSnapshot {
+    /// The rows between two calls of a progress closure.
+    static let progressRows = 65_536
+
+    static func read(from path: String, progress: ((_ done: Int, _ total: Int) -> Void)?) throws(SnapshotFileError) -> HeapSnapshot {
         do {
             let database = try SQLiteDatabase(path: path, readOnly: true)
             let application = try database.integer("PRAGMA application_id")
@@ -22,7 +28,7 @@ enum SnapshotReader {
                         + "\(HeapSnapshot.formatVersion) and older): update LeakGraph to read it")
             }
             guard version >= 1 else { throw damaged("no snapshot format version") }
-            return try read(database)
+            return try read(database, path: path, progress: progress)
         } catch let error as SnapshotFileError {
             throw SnapshotFileError(code: error.code, message: error.message.replacing("@PATH", with: path))
         } catch let error as SQLiteError {
@@ -49,7 +55,7 @@ enum SnapshotReader {
         }
     }
 
-    private static func read(_ database: SQLiteDatabase) throws -> HeapSnapshot {
+    private static func read(_ database: SQLiteDatabase, path: String, progress: ((Int, Int) -> Void)?) throws -> HeapSnapshot {
         var texts: [String: String] = [:]
         var numbers: [String: Double] = [:]
         let info = try database.prepare("SELECT key, value, typeof(value) FROM info")
@@ -104,56 +110,26 @@ enum SnapshotReader {
             snapshot.paths.append(HeapSnapshot.Path(steps: try json(ReferencePath.self, paths.text(2)), ownership: ownership))
         }
 
-        snapshot.objects.reserveCapacity(objectCount)
-        let objects = try database.prepare(
-            "SELECT id, address, type_id, size, retain_count, stack_id, leaked, orphan FROM object ORDER BY id")
+        // The two big tables, read into columns of the size the info table gives (no more than the
+        // file could hold: a damaged count must not make a huge allocation).
+        let fileBytes = try database.integer("PRAGMA page_count") * database.integer("PRAGMA page_size")
+        guard objectCount >= 0, referenceCount >= 0, objectCount + referenceCount <= fileBytes / 4 else {
+            throw damaged("the info table counts more rows than the file holds")
+        }
+        // The objects on a second connection and thread while this one reads the references (twice
+        // as many rows): on two cores the reading takes the time of the references alone.
         let typeCount = snapshot.types.count
         let stackCount = snapshot.stacks.count
-        while try objects.step() {
-            let id = snapshot.objects.count
-            let type = Int(objects.int64(2))
-            let stack = objects.optionalInt64(5).map(Int.init)
-            guard objects.int64(0) == id, type >= 0, type < typeCount, stack.map({ $0 >= 0 && $0 < stackCount }) ?? true else {
-                throw damaged("object \(id) names a type or stack that does not exist")
-            }
-            var flags: HeapSnapshot.Objects.Flags = []
-            if objects.int64(6) != 0 { flags.insert(.leaked) }
-            if objects.int64(7) != 0 { flags.insert(.orphan) }
-            snapshot.objects.append(
-                address: UInt64(bitPattern: objects.int64(1)), type: type, size: Int(objects.int64(3)),
-                retainCount: Int(objects.int64(4)), stack: stack, flags: flags)
+        let objects = BackgroundWork {
+            try readObjects(SQLiteDatabase(path: path, readOnly: true), count: objectCount, typeCount: typeCount, stackCount: stackCount)
         }
-        guard snapshot.objects.count == objectCount else {
-            throw damaged("\(snapshot.objects.count) objects of \(objectCount)")
+        let references = Result {
+            try readReferences(
+                database, count: referenceCount, objectCount: objectCount, pathCount: snapshot.paths.count,
+                progress: progress.map { report in { report($0, referenceCount) } })
         }
-
-        var references = HeapSnapshot.References()
-        references.offsets.reserveCapacity(objectCount + 1)
-        references.targets.reserveCapacity(referenceCount)
-        references.paths.reserveCapacity(referenceCount)
-        references.elements.reserveCapacity(referenceCount)
-        let rows = try database.prepare("SELECT from_id, to_id, path_id, element FROM reference ORDER BY rowid")
-        let pathCount = snapshot.paths.count
-        var source = 0
-        while try rows.step() {
-            let from = Int(rows.int64(0))
-            let to = Int(rows.int64(1))
-            let path = Int(rows.int64(2))
-            guard from >= source, from < objectCount, to >= 0, to < objectCount, path >= 0, path < pathCount else {
-                throw damaged("reference \(references.count) names an object or path that does not exist")
-            }
-            while source < from {
-                references.endObject()
-                source += 1
-            }
-            references.append(target: to, path: path, element: rows.optionalInt64(3).map(Int.init))
-        }
-        while source < objectCount {
-            references.endObject()
-            source += 1
-        }
-        guard references.count == referenceCount else { throw damaged("\(references.count) references of \(referenceCount)") }
-        snapshot.references = references
+        snapshot.objects = try objects.result().get()
+        snapshot.references = try references.get()
 
         let roots = try database.prepare(
             "SELECT object_id, unexplained_retains, holder_kind, holder_name, holder_location, holder_address FROM root ORDER BY object_id")
@@ -176,4 +152,162 @@ enum SnapshotReader {
         }
         return snapshot
     }
+
+    /// The object table, checked as it is read: numbered from 0, every type and stack in range.
+    private static func readObjects(_ database: SQLiteDatabase, count: Int, typeCount: Int, stackCount: Int) throws -> HeapSnapshot.Objects {
+        let address = Column<UInt64>(count: count)
+        let type = Column<UInt32>(count: count)
+        let size = Column<UInt64>(count: count)
+        let retainCount = Column<UInt32>(count: count)
+        let stack = Column<Int32>(count: count)
+        let flags = Column<HeapSnapshot.Objects.Flags>(count: count)
+        let rows = try database.prepare(
+            "SELECT id, address, type_id, size, retain_count, stack_id, leaked, orphan FROM object ORDER BY id")
+        var id = 0
+        while try rows.step() {
+            let objectType = rows.int64(2)
+            let objectStack = rows.optionalInt64(5) ?? -1
+            guard id < count, rows.int64(0) == id, objectType >= 0, objectType < typeCount, objectStack >= -1, objectStack < stackCount else {
+                throw damaged(id < count ? "object \(id) names a type or stack that does not exist" : "more objects than the info table counts")
+            }
+            address[id] = UInt64(bitPattern: rows.int64(1))
+            type[id] = UInt32(objectType)
+            size[id] = UInt64(max(rows.int64(3), 0))
+            retainCount[id] = UInt32(clamping: max(rows.int64(4), 0))
+            stack[id] = Int32(objectStack)
+            flags[id] = HeapSnapshot.Objects.Flags(rawValue: (rows.int64(6) != 0 ? 1 : 0) | (rows.int64(7) != 0 ? 2 : 0))
+            id += 1
+        }
+        guard id == count else { throw damaged("\(id) objects of \(count)") }
+        var objects = HeapSnapshot.Objects()
+        objects.address = address.array(count)
+        objects.type = type.array(count)
+        objects.size = size.array(count)
+        objects.retainCount = retainCount.array(count)
+        objects.stack = stack.array(count)
+        objects.flags = flags.array(count)
+        return objects
+    }
+
+    /// The reference table in the walk's order, checked as it is read: grouped by source object, every
+    /// object and path in range.
+    private static func readReferences(
+        _ database: SQLiteDatabase, count: Int, objectCount: Int, pathCount: Int, progress: ((Int) -> Void)?
+    ) throws -> HeapSnapshot.References {
+        let offsets = Column<UInt32>(count: objectCount + 1)
+        let targets = Column<UInt32>(count: count)
+        let paths = Column<UInt32>(count: count)
+        let elements = Column<Int32>(count: count)
+        let rows = try database.prepare("SELECT from_id, to_id, path_id, element FROM reference ORDER BY rowid")
+        var index = 0
+        var source = 0
+        offsets[0] = 0
+        while try rows.step() {
+            let from = Int(rows.int64(0))
+            let to = rows.int64(1)
+            let path = rows.int64(2)
+            guard index < count, from >= source, from < objectCount, to >= 0, to < objectCount, path >= 0, path < pathCount else {
+                throw damaged(index < count ? "reference \(index) names an object or path that does not exist" : "more references than the info table counts")
+            }
+            while source < from {
+                source += 1
+                offsets[source] = UInt32(index)
+            }
+            targets[index] = UInt32(to)
+            paths[index] = UInt32(path)
+            elements[index] = rows.optionalInt64(3).map { Int32(clamping: $0) } ?? -1
+            index += 1
+            if index % progressRows == 0 { progress?(index) }
+        }
+        guard index == count else { throw damaged("\(index) references of \(count)") }
+        while source < objectCount {
+            source += 1
+            offsets[source] = UInt32(index)
+        }
+        var references = HeapSnapshot.References()
+        references.offsets = offsets.array(objectCount + 1)
+        references.targets = targets.array(count)
+        references.paths = paths.array(count)
+        references.elements = elements.array(count)
+        return references
+    }
+}
+
+/// One column of a big table while it is read: room for the count the info table gives, filled by
+/// index (plain values only), then moved into an array by ``array(_:)``, which frees it (so that the
+/// columns of ten million objects are not held twice).
+private final class Column<Element> {
+    private let base: UnsafeMutablePointer<Element>
+    private var freed = false
+
+    init(count: Int) {
+        base = .allocate(capacity: max(count, 1))
+    }
+
+    deinit {
+        if !freed { base.deallocate() }
+    }
+
+    subscript(index: Int) -> Element {
+        get { base[index] }
+        set { (base + index).initialize(to: newValue) }
+    }
+
+    /// The first `count` entries, all written, as an array; the column is freed.
+    func array(_ count: Int) -> [Element] {
+        precondition(!freed)
+        defer {
+            base.deallocate()
+            freed = true
+        }
+        return Array(UnsafeBufferPointer(start: base, count: count))
+    }
+}
+
+/// Work done on a thread of its own (a POSIX thread: this module uses FoundationEssentials only), its
+/// result taken by ``result()``, which waits for it. When no thread can be made, the work is done at
+/// once on the caller's.
+final class BackgroundWork<Value>: @unchecked Sendable {
+    private var work: (() throws -> Value)?
+    private var value: Result<Value, any Error>?
+    private var thread: pthread_t?
+
+    init(_ work: @escaping () throws -> Value) {
+        self.work = work
+        let runner = Unmanaged.passRetained(BackgroundWorkRunner { [self] in run() }).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, nil,
+            { runner in
+                Unmanaged<BackgroundWorkRunner>.fromOpaque(runner!).takeRetainedValue().run()
+                return nil
+            }, runner)
+        if status == 0 {
+            self.thread = thread
+        } else {
+            Unmanaged<BackgroundWorkRunner>.fromOpaque(runner).release()
+            run()
+        }
+    }
+
+    private func run() {
+        guard let work else { return }
+        self.work = nil
+        value = Result { try work() }
+    }
+
+    /// The work's result, once its thread has ended.
+    func result() -> Result<Value, any Error> {
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+        return value!
+    }
+}
+
+/// The non-generic start of a ``BackgroundWork``'s thread (a C function cannot name a generic type).
+private final class BackgroundWorkRunner {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
 }

@@ -2,9 +2,9 @@ import FoundationEssentials
 import LeakGraphModel
 
 /// Writes a ``HeapSnapshot`` into a new SQLite database (``SnapshotSchema``), in one transaction with
-/// no journal: the file is only renamed into place once complete (``HeapSnapshotFile/write(_:to:)``).
+/// no journal: the file is only renamed into place once complete (``HeapSnapshotFile/write(_:to:progress:)``).
 enum SnapshotWriter {
-    static func write(_ snapshot: HeapSnapshot, to path: String) throws(SQLiteError) {
+    static func write(_ snapshot: HeapSnapshot, to path: String, progress: ((_ done: Int, _ total: Int) -> Void)?) throws(SQLiteError) {
         let database = try SQLiteDatabase(path: path, readOnly: false)
         try database.execute(
             """
@@ -16,8 +16,9 @@ enum SnapshotWriter {
         try database.execute(SnapshotSchema.create)
         try writeInfo(snapshot, database)
         try writeTables(snapshot, database)
-        try writeObjects(snapshot, database)
-        try writeReferences(snapshot, database)
+        let total = snapshot.objects.count + snapshot.references.count
+        try writeObjects(snapshot, database, progress: progress.map { report in { report($0, total) } })
+        try writeReferences(snapshot, database, progress: progress.map { report in { report(snapshot.objects.count + $0, total) } })
         try database.execute("COMMIT;")
     }
 
@@ -118,10 +119,11 @@ enum SnapshotWriter {
         }
     }
 
-    private static func writeObjects(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase) throws(SQLiteError) {
+    private static func writeObjects(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase, progress: ((Int) -> Void)?) throws(SQLiteError) {
         let rows = try IntegerRows(database, table: "object", columns: 8)
         let objects = snapshot.objects
         for id in 0 ..< objects.count {
+            if id % SnapshotReader.progressRows == 0, id > 0 { progress?(id) }
             try rows.add { row in
                 let start = row.startIndex
                 let stack = objects.stack[id]
@@ -139,10 +141,11 @@ enum SnapshotWriter {
         try rows.finish()
     }
 
-    private static func writeReferences(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase) throws(SQLiteError) {
+    private static func writeReferences(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase, progress: ((Int) -> Void)?) throws(SQLiteError) {
         let rows = try IntegerRows(database, table: "reference", columns: 4)
         let references = snapshot.references
         for source in 0 ..< snapshot.objects.count {
+            if source % SnapshotReader.progressRows == 0, source > 0 { progress?(references.range(of: source).lowerBound) }
             for index in references.range(of: source) {
                 try rows.add { row in
                     let start = row.startIndex

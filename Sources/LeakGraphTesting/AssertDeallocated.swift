@@ -6,7 +6,9 @@ import LeakGraph
 ///
 /// `make` creates the object and does what should end its life (present and dismiss a controller,
 /// run a request); only the watch holds it afterwards, weakly. Recording starts first if it is not
-/// running, so the object is tracked.
+/// running, so the object is tracked. The object is watched by identity (its address and type
+/// metadata, while a weak reference holds it), so `private`, `fileprivate`, generic and nested
+/// classes are checked like any other.
 ///
 /// ```swift
 /// await assertDeallocated {
@@ -28,8 +30,31 @@ public func assertDeallocated<T: AnyObject>(
     }
 }
 
+/// Fails the current test (Swift Testing or XCTest) when the object `make` returns is still alive
+/// `timeLimit` after it returned, as the `async` form does; the calling thread waits (polling every 10 ms),
+/// so it fits a synchronous test. Prefer the `async` form where the code under test finishes its work on
+/// the thread or actor the test runs on.
+///
+/// ```swift
+/// func testControllerIsReleased() {
+///     assertDeallocated { ProfileViewController() }
+/// }
+/// ```
+public func assertDeallocated<T: AnyObject>(
+    within timeLimit: Duration = .seconds(2),
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    _ make: () throws -> T
+) rethrows {
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard startRecording(at: location) else { return }
+    let watch = LeakChecker.watchDeallocation(of: try make(), within: timeLimit)
+    if let failure = watch.waitBlocking() {
+        TestFailure.record(failure.description, at: location)
+    }
+}
+
 /// Fails the current test when the object `watch` watches is still alive at its deadline (see
-/// ``assertDeallocated(within:fileID:filePath:line:column:_:)``); waits until then at most.
+/// ``assertDeallocated(within:fileID:filePath:line:column:_:)-30xaz``); waits until then at most.
 public func assertDeallocated(
     _ watch: DeallocationWatch,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column

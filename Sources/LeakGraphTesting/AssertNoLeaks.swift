@@ -28,6 +28,8 @@ import LeakGraph
 ///   - filePath: The caller's file path, for the failure's location (a default argument).
 ///   - line: The caller's line, for the failure's location (a default argument).
 ///   - column: The caller's column, for the failure's location (a default argument).
+///   - function: The enclosing function, which names the test in the report's header when no Swift
+///     Testing test is current (a default argument).
 ///   - body: The code under test. Locals it creates are gone when it returns.
 /// - Throws: What `body` throws (nothing is checked then); a failure to start recording is
 ///   reported as a test failure, not thrown.
@@ -35,6 +37,7 @@ import LeakGraph
 public func assertNoLeaks<R>(
     _ options: LeakCheckOptions...,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    function: String = #function,
     _ body: () throws -> R
 ) rethrows -> R {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -42,7 +45,8 @@ public func assertNoLeaks<R>(
         return try body()
     }
     let (value, report) = try scope.check(body)
-    LeakFailure(report: report, location: location).recordIfLeaking()
+    LeakFailure(report: report, location: location) { LeakFailure.describe("assertNoLeaks", function: function, at: location) }
+        .recordIfLeaking()
     return value
 }
 
@@ -58,13 +62,13 @@ public func assertNoLeaks<R>(
 /// }
 /// ```
 ///
-/// As the synchronous ``assertNoLeaks(_:fileID:filePath:line:column:_:)-(_,_,_,_,_,()->R)``; the
+/// As the synchronous ``assertNoLeaks(_:fileID:filePath:line:column:function:_:)``; the
 /// settle period is a task sleep.
 @discardableResult
 public func assertNoLeaks<R>(
     _ options: LeakCheckOptions...,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
-    isolation: isolated (any Actor)? = #isolation,
+    function: String = #function, isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> R
 ) async rethrows -> R {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -72,6 +76,7 @@ public func assertNoLeaks<R>(
         return try await body()
     }
     let (value, report) = try await scope.check(isolation: isolation, body)
-    LeakFailure(report: report, location: location).recordIfLeaking()
+    LeakFailure(report: report, location: location) { LeakFailure.describe("assertNoLeaks", function: function, at: location) }
+        .recordIfLeaking()
     return value
 }

@@ -1,3 +1,4 @@
+import Foundation
 import LeakGraph
 import Testing
 
@@ -39,7 +40,10 @@ public struct ChecksForLeaksTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         let (_, report) = try await scope.check(function)
-        LeakFailure(report: report, location: location).recordIfLeaking()
+        LeakFailure(report: report, location: location) {
+            ".checksForLeaks on \(test.id.nameComponents.joined(separator: "."))"
+                + " (\((test.sourceLocation.fileID as NSString).lastPathComponent):\(test.sourceLocation.line))"
+        }.recordIfLeaking()
     }
 }
 

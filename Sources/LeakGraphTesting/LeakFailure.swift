@@ -1,7 +1,9 @@
 import CLeakGraphContract
 import Foundation
 import LeakGraph
+#if HTMLReports
 import LeakGraphGraphviz
+#endif
 
 /// The test failure of a scoped leak check: the message a developer reads in the test log, and
 /// the report files it points to.
@@ -14,9 +16,14 @@ struct LeakFailure {
     static let cycleLimit = 5
     static let pathLimit = 12
 
-    /// The root cycles that fail the test: every cycle but known leaks of libraries.
+    /// What the check was, for the report's header: `assertNoLeaks in RoomTests.testJoin()
+    /// (RoomTests.swift:12)`; asked only when the check fails, in the test's task.
+    var check: () -> String
+
+    /// The root cycles that fail the test: those the report's verdict counts (``LeakReport/newCycles``:
+    /// neither known leaks of libraries nor accepted by a baseline).
     var failingCycles: [Int] {
-        report.cycles.indices.filter { report.cycles[$0].knownLibraryLeak == nil }
+        report.cycles.indices.filter { !report.cycles[$0].isExcused }
     }
 
     /// Opens the scope of one check, or records why it cannot (recording refused) as a failure at
@@ -30,11 +37,25 @@ struct LeakFailure {
         }
     }
 
-    /// Records one failure when any cycle fails the test; writes the report files first.
+    /// Records one failure when the report's verdict is that the code leaks; writes the report files first.
     func recordIfLeaking() {
-        guard !failingCycles.isEmpty else { return }
-        let files = ReportFiles.write(report, named: Self.fileStem(for: location), near: location.filePath)
+        guard report.verdict == .leaksFound else { return }
+        let context = RenderContext(command: check(), verdict: ReportSynopsis(report).leakSummary)
+        let files = ReportFiles.write(report, named: Self.fileStem(for: location), near: location.filePath, context: context)
         TestFailure.record(message(files: files), at: location)
+    }
+
+    /// `what in Suite.test() (File.swift:12)`: the check, the test it runs in — Swift Testing's current
+    /// test, else the enclosing function (`function`, from `#function`) — and where it is written.
+    static func describe(_ what: String, function: String?, at location: TestLocation) -> String {
+        let test: String?
+        if let current = TestFailure.currentTestName {
+            test = current
+        } else {
+            test = function
+        }
+        let file = (location.filePath as NSString).lastPathComponent
+        return what + (test.map { " in \($0)" } ?? "") + " (\(file):\(location.line))"
     }
 
     /// The failure message: a header, each failing root cycle's section of the text report (leak
@@ -119,7 +140,7 @@ struct ReportFiles: CustomStringConvertible {
 
     /// Writes `report` as `<stem>.html`, `<stem>.svg` and `<stem>.json` into ``directory(near:)``.
     /// A file that cannot be written is named in ``problems``; the failure is reported anyway.
-    static func write(_ report: LeakReport, named stem: String, near sourcePath: String) -> ReportFiles {
+    static func write(_ report: LeakReport, named stem: String, near sourcePath: String, context: RenderContext) -> ReportFiles {
         var files = ReportFiles()
         let folder = directory(near: sourcePath)
         do {
@@ -141,15 +162,17 @@ struct ReportFiles: CustomStringConvertible {
         if let json = try? report.jsonData(prettyPrinted: true) {
             files.json = save(json, stem + ".json")
         }
+        #if HTMLReports
         do {
             let rendered = try SVGRenderer.render(DOTRenderer.graphs(for: report))
             if let overview = rendered.first {
                 files.svg = save(Data(overview.svg.utf8), stem + ".svg")
             }
-            files.html = save(Data(HTMLReport.render(report, graphs: rendered).utf8), stem + ".html")
+            files.html = save(Data(HTMLReport.render(report, graphs: rendered, context: context).utf8), stem + ".html")
         } catch {
             files.problems.append("the graphs could not be drawn: \(error.message)")
         }
+        #endif
         return files
     }
 }

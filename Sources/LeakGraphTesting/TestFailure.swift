@@ -3,6 +3,11 @@ import XCTest
 
 /// Reports a failure to whichever test library runs the current test.
 enum TestFailure {
+    /// Swift Testing's current test, as `Suite.test()`, when one runs in this task.
+    static var currentTestName: String? {
+        Test.current.map { $0.id.nameComponents.joined(separator: ".") }
+    }
+
     /// Records `message` as a failure at `location`: a Swift Testing issue when a Swift Testing test
     /// is running (`Test.current`), otherwise an XCTest failure.
     static func record(_ message: String, at location: TestLocation) {

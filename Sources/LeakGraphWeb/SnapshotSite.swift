@@ -24,13 +24,9 @@ public final class SnapshotSite: Sendable {
     let old: (snapshot: HeapSnapshot, analysis: SnapshotAnalysis)?
     /// Shown type names (modules dropped where unambiguous).
     let names: [String]
-    /// Every reference turned around: `incoming[targetOffsets[o] ..< targetOffsets[o + 1]]` are the
-    /// (source, reference) pairs into object `o`.
-    let targetOffsets: [UInt32]
-    let incoming: [(source: UInt32, reference: UInt32)]
-    /// The strong graph and its reverse, for retainer chains.
-    let strong: StrongReferenceGraph
-    let reversed: RetainerPaths.Reversed
+    /// What only object pages need, made on a thread of its own as the site is made (the first page
+    /// does not wait for it); a page that needs it first waits for it or makes it.
+    private let referenceIndexes = Mutex<ReferenceIndexes?>(nil)
     /// Roots by object.
     let rootOf: [Int: HeapSnapshot.Root]
     /// Leak group by object.
@@ -49,37 +45,33 @@ public final class SnapshotSite: Sendable {
         let display = ReportNaming.displayNames(for: snapshot.types.map(\.name))
         names = snapshot.types.map { display[$0.name] ?? $0.name }
         let count = snapshot.objects.count
-        var offsets = [UInt32](repeating: 0, count: count + 1)
-        for target in snapshot.references.targets { offsets[Int(target) + 1] += 1 }
-        for object in 0 ..< count { offsets[object + 1] += offsets[object] }
-        var fill = offsets
-        var incoming = [(source: UInt32, reference: UInt32)](repeating: (0, 0), count: snapshot.references.count)
-        for source in 0 ..< count {
-            for reference in snapshot.references.range(of: source) {
-                let target = Int(snapshot.references.targets[reference])
-                incoming[Int(fill[target])] = (UInt32(source), UInt32(reference))
-                fill[target] += 1
-            }
-        }
-        targetOffsets = offsets
-        self.incoming = incoming
-        strong = snapshot.strongGraph()
-        reversed = RetainerPaths.Reversed(strong)
         rootOf = Dictionary(snapshot.roots.map { ($0.object, $0) }, uniquingKeysWith: { first, _ in first })
         var groupOf: [Int: Int] = [:]
         for (group, members) in analysis.leakGroups.enumerated() { for member in members { groupOf[member] = group } }
         self.groupOf = groupOf
         sites = snapshot.groups(by: .site)
         var siteIsProgram = [Bool](repeating: false, count: sites.names.count)
-        var stackSeen = Set<Int32>()
+        var stackSeen = [Bool](repeating: false, count: snapshot.stacks.count)
         for object in 0 ..< count {
-            let stack = snapshot.objects.stack[object]
-            guard stack >= 0, stackSeen.insert(stack).inserted, let frame = snapshot.creationSiteFrame(ofStack: Int(stack)) else { continue }
-            if snapshot.frames[snapshot.stacks[Int(stack)][frame]].category == .program {
+            let stack = Int(snapshot.objects.stack[object])
+            guard stack >= 0, stack < stackSeen.count, !stackSeen[stack] else { continue }
+            stackSeen[stack] = true
+            if let frame = snapshot.creationSiteFrame(ofStack: stack), snapshot.frames[snapshot.stacks[stack][frame]].category == .program {
                 siteIsProgram[Int(sites.ofObject[object])] = true
             }
         }
         self.siteIsProgram = siteIsProgram
+        Thread.detachNewThread { [self] in _ = indexes }
+    }
+
+    /// The site's ``ReferenceIndexes``, made by the first caller (the others wait for it).
+    var indexes: ReferenceIndexes {
+        referenceIndexes.withLock { indexes in
+            if let indexes { return indexes }
+            let made = ReferenceIndexes(snapshot)
+            indexes = made
+            return made
+        }
     }
 
     /// The response to `request`.
@@ -131,5 +123,42 @@ public final class SnapshotSite: Sendable {
     private func notFound(_ request: WebRequest) -> WebResponse {
         let path = "/" + request.segments.joined(separator: "/")
         return .html(page(title: "Not found", body: "<h1>Not found</h1><p>Nothing at <code>\(escape(path))</code>.</p>"), status: 404)
+    }
+}
+
+/// The indexes of a snapshot's references that object pages need: every reference turned around, and
+/// the strong graph with its reverse for retainer chains. About 20 bytes per reference.
+final class ReferenceIndexes: Sendable {
+    /// `incoming[targetOffsets[o] ..< targetOffsets[o + 1]]` are the (source, reference) pairs into
+    /// object `o`.
+    let targetOffsets: [UInt32]
+    let incoming: [(source: UInt32, reference: UInt32)]
+    /// The strong graph and its reverse.
+    let strong: StrongReferenceGraph
+    let reversed: RetainerPaths.Reversed
+
+    init(_ snapshot: HeapSnapshot) {
+        let count = snapshot.objects.count
+        var offsets = [UInt32](repeating: 0, count: count + 1)
+        for target in snapshot.references.targets { offsets[Int(target) + 1] += 1 }
+        for object in 0 ..< count { offsets[object + 1] += offsets[object] }
+        var fill = offsets
+        var incoming = [(source: UInt32, reference: UInt32)](repeating: (0, 0), count: snapshot.references.count)
+        for source in 0 ..< count {
+            for reference in snapshot.references.range(of: source) {
+                let target = Int(snapshot.references.targets[reference])
+                incoming[Int(fill[target])] = (UInt32(source), UInt32(reference))
+                fill[target] += 1
+            }
+        }
+        targetOffsets = offsets
+        self.incoming = incoming
+        strong = snapshot.strongGraph()
+        reversed = RetainerPaths.Reversed(strong)
+    }
+
+    /// The (source, reference) pairs into `object`.
+    func retainers(of object: Int) -> ArraySlice<(source: UInt32, reference: UInt32)> {
+        incoming[Int(targetOffsets[object]) ..< Int(targetOffsets[object + 1])]
     }
 }

@@ -15,7 +15,9 @@ import Glibc
 /// - `LG_ENV_PROGRAM`: the program's path as the report names it, absent when not given;
 /// - `LG_ENV_RENDER`: what the library renders beside the report (``ChildRendering``), absent when
 ///   nothing is asked;
-/// - `LG_ENV_PARENT_PID`: this process, which the program dies with (`PR_SET_PDEATHSIG`).
+/// - `LG_ENV_PARENT_PID`: this process, which the program dies with (`PR_SET_PDEATHSIG`);
+/// - `LG_ENV_TEST_OBSERVER`: the test observer library, when it is beside the preload library (the
+///   library loads it into test processes, so the report names the test that made each leak).
 struct ChildEnvironment: Equatable {
     /// The variables, in no particular order.
     var variables: [String: String]
@@ -28,7 +30,8 @@ struct ChildEnvironment: Equatable {
     ///   - liveTypes: whether the check counts every live object by type (`LG_ENV_LIVE_TYPES`).
     init(
         inheriting inherited: [String: String], preloadLibrary: String, reportPath: String, frames: Int,
-        program: String? = nil, rendering: ChildRendering = ChildRendering(), liveTypes: Bool = false
+        program: String? = nil, rendering: ChildRendering = ChildRendering(), liveTypes: Bool = false,
+        testObserver: String? = nil
     ) {
         var variables = inherited
         let original = inherited["LD_PRELOAD"]
@@ -44,6 +47,7 @@ struct ChildEnvironment: Equatable {
         variables[LG_ENV_RENDER] = rendering.isEmpty ? nil : rendering.words.joined(separator: ",")
         variables[LG_ENV_LIVE_TYPES] = liveTypes ? "1" : nil
         variables[LG_ENV_PARENT_PID] = String(getpid())
+        variables[LG_ENV_TEST_OBSERVER] = testObserver
         self.variables = variables
     }
 

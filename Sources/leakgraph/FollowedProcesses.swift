@@ -38,7 +38,8 @@ enum FollowedProcesses {
         var childEnvironment = ChildEnvironment(
             inheriting: environment, preloadLibrary: try workspace.preloadablePath(for: preloadLibrary),
             reportPath: folder, frames: frames,
-            program: nil, liveTypes: liveTypes)
+            program: nil, liveTypes: liveTypes,
+            testObserver: PreloadLibraryLocator.testObserver(besidePreloadLibrary: preloadLibrary))
         childEnvironment.variables[LG_ENV_FOLLOW] = "1"
         let termination = try ChildProcess.run(path: executable, arguments: command, environment: childEnvironment.entries)
         guard case .exited(let status) = termination else {

@@ -54,11 +54,14 @@ extension Leakgraph {
             let baseline = try baselineOptions.load()
             let report = try baselineOptions.apply(to: Report.read(reportPath), baseline: baseline)
             guard outputs.writesFiles else {
-                FileHandle.standardOutput.write(Data(TextReport.render(report).utf8))
+                FileHandle.standardOutput.write(Data(TextReport.render(report, options: outputs.textOptions).utf8))
                 return
             }
+            let context = RenderContext(
+                command: (["leakgraph", "report"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted).joined(separator: " "),
+                verdict: ReportSynopsis(report).leakSummary, sourceRoot: FileManager.default.currentDirectoryPath)
             try outputs.write(
-                report, terminal: { _ in }, fallback: { FileHandle.standardOutput.write(Data($0.utf8)) })
+                report, context: context, terminal: { _ in }, fallback: { FileHandle.standardOutput.write(Data($0.utf8)) })
         }
 
         /// Reads and decodes the JSON report at `path`.

@@ -13,8 +13,8 @@ extension Leakgraph {
             abstract: "Run a Swift program with leak tracking and check it for leaks when it exits.",
             usage: """
                 leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] \
-                [--frames <n>] [--live-histogram] [--allocations] [--why <type>…] [--history <type>… | --history auto] \
-                [--leak-exit-code <n>] [--baseline <file>] [--write-baseline <file>] [--snapshot <file>] \
+                [--junit <path>] [--sarif <path>] [--expand] [--frames <n>] [--live-histogram] [--allocations] [--why <type>…] \
+                [--history <type>… | --history auto] [--leak-exit-code <n>] [--baseline <file>] [--write-baseline <file>] [--snapshot <file>] \
                 [--every <duration> [--report-dir <dir>] [--snapshot-dir <dir>] [--check-signal <signal>]] \
                 [--verbose] -- <executable> [<argument> ...]
                 """,
@@ -100,16 +100,7 @@ extension Leakgraph {
         var allocations = false
 
         /// The exit status when leaks are found and the program exited with 0 (`--leak-exit-code`).
-        @Option(
-            name: .customLong("leak-exit-code"), parsing: .unconditional,
-            help: ArgumentHelp(
-                "Exit status when leaks are found and the program succeeded (0–255; default \(RunExitStatus.defaultLeakStatus)).",
-                valueName: "n"))
-        var leakExitCode = Int(RunExitStatus.defaultLeakStatus)
-
-        /// Whether the check at exit says how long each of its steps took (`LEAKGRAPH_VERBOSE`).
-        @Flag(help: "Say on standard error how long each step of the check at exit took (walk, orphan scan, analysis, writing) and its peak memory.")
-        var verbose = false
+        @OptionGroup var leakStatus: LeakStatusOptions
 
         /// Checks while the program runs (`--every`, `--report-dir`, `--check-signal`).
         @OptionGroup var monitor: MonitorOptions
@@ -139,11 +130,6 @@ extension Leakgraph {
                 throw ValidationError("Missing the program to run: leakgraph run [options] -- EXECUTABLE [ARGUMENTS…]")
             }
             try Run.validate(frames: frames)
-            guard RunExitStatus.leakStatusRange.contains(leakExitCode) else {
-                throw ValidationError(
-                    "--leak-exit-code must be an exit status from \(RunExitStatus.leakStatusRange.lowerBound) to "
-                        + "\(RunExitStatus.leakStatusRange.upperBound), not \(leakExitCode)")
-            }
         }
 
         /// Rejects a `--frames` value out of ``framesRange`` (a usage error, exit status 2).
@@ -182,7 +168,8 @@ extension Leakgraph {
             defer { workspace.remove() }
             var childEnvironment = environment.merging(why.environment) { _, why in why }
                 .merging(SnapshotOptions.environment(snapshotPath)) { _, snapshot in snapshot }
-            if verbose {
+            // `--verbose` (OutputOptions): the check at exit also says how long each of its steps took.
+            if outputs.verbose {
                 childEnvironment[LG_ENV_VERBOSE] = "1"
             }
             childEnvironment[LG_ENV_ALLOCATIONS] = allocations ? "1" : nil
@@ -225,19 +212,23 @@ extension Leakgraph {
             let synopsis = judged.synopsis
             var exit = RunExitStatus(
                 programStatus: Int32(truncatingIfNeeded: synopsis.program.exitStatus), verdict: judged.verdict,
-                leakStatus: Int32(leakExitCode))
+                leakStatus: leakStatus.status)
             exit.signal = synopsis.program.signal.flatMap(SignalDescription.number(named:))
+            let context = RenderContext(
+                command: (["leakgraph", "run"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted).joined(separator: " "),
+                verdict: exit.verdictText(synopsis), exitStatus: exit.status,
+                sourceRoot: FileManager.default.currentDirectoryPath)
             var textPath = outputs.textPath
             if let snapshotPath, let failure = Run.snapshotFailure(in: workspace, check: judged, path: snapshotPath) {
                 printError("leakgraph: \(failure)")
                 exit.outputFailed = true
             }
             do throws(ToolError) {
-                try Run.publish(judged, to: outputs, summarize: false)
+                try Run.publish(judged, to: outputs, summarize: false, context: context)
             } catch {
                 printError("leakgraph: \(error.message)")
                 exit.outputFailed = true
-                if error.message.hasPrefix("cannot write the text summary") {
+                if error.code == .textSummaryNotWritten {
                     textPath = nil  // the summary went to the terminal instead
                 }
             }
@@ -262,7 +253,8 @@ extension Leakgraph {
             let childEnvironment = ChildEnvironment(
                 inheriting: environment, preloadLibrary: try workspace.preloadablePath(for: preloadLibrary),
                 reportPath: workspace.reportPath,
-                frames: frames, program: executable, rendering: rendering, liveTypes: liveTypes
+                frames: frames, program: executable, rendering: rendering, liveTypes: liveTypes,
+                testObserver: PreloadLibraryLocator.testObserver(besidePreloadLibrary: preloadLibrary)
             )
             let termination = try ChildProcess.run(
                 path: executable, arguments: command, environment: childEnvironment.entries, checkSignal: checkSignal
@@ -341,14 +333,16 @@ extension Leakgraph {
         /// Writes the JSON report, the text summary (to standard error unless `--text` names a file) and the
         /// graphs where `outputs` say; with `summarize`, a one-line summary on standard error when the text
         /// went to a file (`leakgraph test`; `leakgraph run` ends with ``RunExitStatus/finalLine(_:textPath:)``).
-        static func publish(_ check: FinishedCheck, to outputs: OutputOptions, summarize: Bool = true) throws(ToolError) {
+        static func publish(
+            _ check: FinishedCheck, to outputs: OutputOptions, summarize: Bool = true, context: RenderContext = RenderContext()
+        ) throws(ToolError) {
             let terminal = { (text: String) in writeToStandardError(text.hasSuffix("\n") ? text : text + "\n") }
             let summary = summarize ? { (line: String) in printError(line) } : { (_: String) in }
             switch check {
             case .rendered(let files):
                 try outputs.write(files, terminal: terminal, summarize: summary)
             case .decoded(let report):
-                try outputs.write(report, terminal: terminal, summarize: summary)
+                try outputs.write(report, context: context, terminal: terminal, summarize: summary)
             }
         }
     }

@@ -26,22 +26,21 @@ extension Leakgraph {
                 --list-tests) is skipped with one line. The two reports are printed as one; each root cycle \
                 says which run it was found in. Output options work as for `leakgraph run`.
 
-                --allocations counts what each test allocates (by the scope each test runs in) and every \
+                --allocations counts what each test allocates (by the test scope each test runs in) and every \
                 allocation of each run; --write-allocation-thresholds records each test's count in a file, and \
                 --allocation-thresholds fails the run when a test makes more objects than recorded plus \
                 --allocation-tolerance percent, naming the types and sites that grew (docs/allocations.md).
 
-                Exit status: 1 when the package's own code leaks (known leaks of libraries, such as the \
-                cycle XCTest itself leaves, are reported and marked but do not fail the run); otherwise 3 \
-                when tests failed (a run's own exit status was not 0; each failing run is named with its \
-                status), and before that 24 when a test allocated more than its threshold; 0 when the tests passed without leaks; 2 for a usage or tool error (not a package, \
-                the build failed — its output is shown —, a test run crashed, …).
-                """
+                Exit status: the tests' own status when they failed (XCTest and Swift Testing exit with 1; \
+                the last line names each run and its status); else 23 when the package's code leaks \
+                (--leak-exit-code; known leaks of libraries, such as the cycle XCTest itself leaves, and leaks a \
+                baseline accepts are reported but do not fail the run); else 24 when a test allocated more than \
+                its --allocation-thresholds count; else 0. 2 for a usage or tool error (not \
+                a package, the build failed — its output is shown —, a test run crashed, …). The last line on \
+                standard error states the leak verdict, how the tests ended and the exit status \
+                (docs/exit-status.md).
+            """
         )
-
-        /// The exit status when tests failed and the package's code did not leak: apart from 1 (leaks)
-        /// and 2 (usage or tool errors), since a failing XCTest or Swift Testing run exits with 1 itself.
-        static let testsFailedStatus: Int32 = 3
 
         /// The package to test.
         @Option(help: ArgumentHelp("The package to test (default: the current directory).", valueName: "path"))
@@ -65,6 +64,9 @@ extension Leakgraph {
 
         /// Per-test allocation counts and their thresholds (`--allocations`, `--allocation-thresholds`, …).
         @OptionGroup var allocationOptions: AllocationThresholdOptions
+
+        /// The exit status when the package's code leaks and the tests passed (`--leak-exit-code`).
+        @OptionGroup var leakStatus: LeakStatusOptions
 
         /// Arguments for `swift build`, after `--`.
         @Argument(
@@ -126,35 +128,36 @@ extension Leakgraph {
             let program = LeakReport.Program(
                 path: bundle, arguments: [], exitStatus: failed.first?.report.program.exitStatus ?? 0)
             let report = try baselineOptions.apply(to: LeakReport(combining: runs, program: program), baseline: baseline)
-            try Run.publish(.decoded(report), to: outputs)
-            for run in failed {
-                printError("leakgraph: the \(run.name) tests failed (exit status \(run.report.program.exitStatus))")
+            var exit = RunExitStatus(
+                programStatus: Int32(truncatingIfNeeded: program.exitStatus), verdict: report.verdict, leakStatus: leakStatus.status)
+            exit.subject = "the tests"
+            exit.ending = Test.ending(of: runs)
+            exit.allocationsGrew = try allocationOptions.judge(report, against: thresholds)
+            let synopsis = ReportSynopsis(report)
+            let context = RenderContext(
+                command: (["leakgraph", "test"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted).joined(separator: " "),
+                verdict: exit.verdictText(synopsis), exitStatus: exit.status, sourceRoot: package.packagePath)
+            var textPath = outputs.textPath
+            do throws(ToolError) {
+                try Run.publish(.decoded(report), to: outputs, summarize: false, context: context)
+            } catch {
+                printError("leakgraph: \(error.message)")
+                exit.outputFailed = true
+                if error.code == .textSummaryNotWritten {
+                    textPath = nil  // the summary went to the terminal instead
+                }
             }
-            let allocationsGrew = try allocationOptions.judge(report, against: thresholds)
-            throw ExitCode(Test.exitStatus(for: report, testsFailed: !failed.isEmpty, allocationsGrew: allocationsGrew))
+            printError(exit.finalLine(synopsis, textPath: textPath))
+            throw ExitCode(exit.status)
         }
 
-        /// The exit status when a test allocated more than its recorded threshold and the package's code
-        /// did not leak (`--allocation-thresholds`).
-        static let allocationsGrewStatus: Int32 = 24
-
-        /// ``exitStatus(for:testsFailed:)``, then ``allocationsGrewStatus`` when a test went over its
-        /// allocation threshold (before failed tests: a test over its threshold fails the run for that
-        /// reason first).
-        static func exitStatus(for report: LeakReport, testsFailed: Bool, allocationsGrew: Bool) -> Int32 {
-            let status = exitStatus(for: report, testsFailed: false)
-            if status != 0 { return status }
-            if allocationsGrew { return allocationsGrewStatus }
-            return testsFailed ? testsFailedStatus : 0
-        }
-
-        /// 1 when the package's code leaks (leaks outside known library leaks), else
-        /// ``testsFailedStatus`` when a run's tests failed, else 0.
-        static func exitStatus(for report: LeakReport, testsFailed: Bool) -> Int32 {
-            if report.leakedObjectsOutsideLibraries > 0 {
-                return 1
-            }
-            return testsFailed ? testsFailedStatus : 0
+        /// How the runs ended, for the last line: `the XCTest tests passed, the Swift Testing tests
+        /// failed (exit status 1)`.
+        static func ending(of runs: [LeakReport.NamedRun]) -> String {
+            runs.map { run in
+                let status = run.report.program.exitStatus
+                return "the \(run.name) tests " + (status == 0 ? "passed" : "failed (exit status \(status))")
+            }.joined(separator: ", ")
         }
     }
 }

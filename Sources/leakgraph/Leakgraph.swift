@@ -8,9 +8,9 @@ struct Leakgraph: ParsableCommand {
         commandName: "leakgraph",
         abstract: "Find memory leaks and retain cycles in Swift programs.",
         discussion: """
-            Exit status of `run`: the checked program's own status when it is not 0; else 23 when leaks \
-            were found (--leak-exit-code); else 0; 2 for a usage or tool error. `test` exits with 1 when the package's code leaks, 3 when \
-            its tests failed, 2 for a usage or tool error, else 0. `report` exits with 0 once it has \
+            Exit status of `run` and `test`: the checked program's own status when it is not 0 (for `test`: \
+            the tests' status when they failed, 1); else 23 when the checked code leaks (--leak-exit-code); \
+            else 0; 2 for a usage or tool error. `report` exits with 0 once it has \
             rendered the report (leaks or not) and with 2 for a usage or tool error. `diff` exits with 1 \
             when the new report has new or more leaks, 2 for a usage or tool error, else 0.
             """,
@@ -18,46 +18,15 @@ struct Leakgraph: ParsableCommand {
         subcommands: [Run.self, Test.self, Report.self, Diff.self, Snapshot.self, Serve.self]
     )
 
-    /// Parses the command line, runs the subcommand and exits with LeakGraph's exit statuses: usage
-    /// errors exit with 2 (argument-parser's default is 64), tool errors print one `leakgraph: …` line
-    /// and exit with 2.
+    /// Parses the command line, runs the subcommand and ends as ``ErrorMessage`` says for what it
+    /// ended with (usage errors exit with 2, tool errors print one `leakgraph: …` line and exit with 2).
     static func main() {
-        let command: any ParsableCommand
         do {
-            command = try parseAsRoot()
-        } catch {
-            exitAfterArgumentParserError(error)
-        }
-        do {
-            var command = command
+            var command = try parseAsRoot()
             try command.run()
-        } catch let error as ToolError {
-            printError("leakgraph: \(error.message)")
-            if let signal = error.signal {
-                lg_cli_die_of(signal)
-            }
-            exitProcess(ToolError.exitStatus)
-        } catch let status as ExitCode {
-            exitProcess(status.rawValue)
         } catch {
-            exitAfterArgumentParserError(error)
+            ErrorMessage(for: error).finish()
         }
-    }
-
-    /// Prints argument-parser's message for `error` (help to standard output, the rest to standard
-    /// error) and exits: 0 for help, 2 for every usage error (argument-parser says 64) or unexpected error.
-    private static func exitAfterArgumentParserError(_ error: any Error) -> Never {
-        let code = exitCode(for: error)
-        let message = fullMessage(for: error)
-        if code == .success {
-            if !message.isEmpty {
-                print(message)
-            }
-            exitProcess(0)
-        }
-        if !message.isEmpty {
-            printError(message)
-        }
-        exitProcess(ToolError.exitStatus)
+        exitProcess(0)
     }
 }

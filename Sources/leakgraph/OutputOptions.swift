@@ -31,14 +31,53 @@ struct OutputOptions: ParsableArguments {
     )
     var htmlPath: String?
 
+    /// Where to write the leak families as JUnit XML test cases, if anywhere.
+    @Option(
+        name: .customLong("junit"),
+        help: ArgumentHelp("Write one failed JUnit test case per leak family to this file (JUnit XML, for CI test reports).", valueName: "path"))
+    var junitPath: String?
+
+    /// Where to write the leak families as SARIF 2.1.0 results, if anywhere.
+    @Option(
+        name: .customLong("sarif"),
+        help: ArgumentHelp("Write one SARIF 2.1.0 result per leak family to this file (code annotations in CI).", valueName: "path"))
+    var sarifPath: String?
+
+    /// Every root cycle in full in the text, known library leaks too.
+    @Flag(
+        name: .customLong("expand"),
+        help: "In the text, show every root cycle in full (by default cycles with one fingerprint are one section and known library leaks one line).")
+    var expand = false
+
+    /// Every walk diagnostic in the text; for `leakgraph run`, the check's step times too (`LEAKGRAPH_VERBOSE`).
+    @Flag(
+        name: .customLong("verbose"),
+        help: """
+            In the text, list every object that could not be read exactly (by default those of the Swift runtime, Foundation, \
+            Dispatch and the test libraries are counted in one line). `run` also says on standard error how long each step of \
+            the check at exit took (walk, orphan scan, analysis, writing) and its peak memory.
+            """)
+    var verbose = false
+
+    /// How the text summary is written.
+    var textOptions: TextReport.Options {
+        TextReport.Options(expand: expand, verbose: verbose)
+    }
+
     /// Whether any file output was asked for.
     var writesFiles: Bool {
-        jsonPath != nil || textPath != nil || dotPath != nil || svgPath != nil || htmlPath != nil
+        jsonPath != nil || textPath != nil || dotPath != nil || svgPath != nil || htmlPath != nil || junitPath != nil
+            || sarifPath != nil
     }
 
     /// Whether a graph output (`--dot`, `--svg`, `--html`) was asked for: these need the decoded report.
     var drawsGraphs: Bool {
         dotPath != nil || svgPath != nil || htmlPath != nil
+    }
+
+    /// Whether an output the CLI renders from the decoded report was asked for: a graph, JUnit or SARIF.
+    var needsDecodedReport: Bool {
+        drawsGraphs || junitPath != nil || sarifPath != nil
     }
 
     /// Fails early, before the program runs or the report is read, when an output cannot be written or
@@ -51,6 +90,12 @@ struct OutputOptions: ParsableArguments {
         }
         if let textPath {
             files.append(("--text", try ReportOutput.checkWritable(textPath, what: "text summary")))
+        }
+        if let junitPath {
+            files.append(("--junit", try ReportOutput.checkWritable(junitPath, what: "JUnit report")))
+        }
+        if let sarifPath {
+            files.append(("--sarif", try ReportOutput.checkWritable(sarifPath, what: "SARIF report")))
         }
         files += try ReportOutput.checkGraphOutputsWritable(dot: dotPath, svg: svgPath, html: htmlPath)
         for (index, output) in files.enumerated() {
@@ -70,8 +115,8 @@ struct OutputOptions: ParsableArguments {
     /// - Throws: ``ToolError`` for the last output that could not be encoded or written, after every
     ///   earlier one was printed as its own `leakgraph: …` line.
     func write(
-        _ report: LeakReport, terminal: (String) -> Void, fallback: ((String) -> Void)? = nil,
-        summarize: (String) -> Void = { _ in }
+        _ report: LeakReport, context: RenderContext = RenderContext(), terminal: (String) -> Void,
+        fallback: ((String) -> Void)? = nil, summarize: (String) -> Void = { _ in }
     ) throws(ToolError) {
         var failures = OutputFailures()
         if let jsonPath {
@@ -86,10 +131,20 @@ struct OutputOptions: ParsableArguments {
             }
         }
         writeText(
-            TextReport.render(report), synopsis: ReportSynopsis(report), terminal: terminal, fallback: fallback,
-            summarize: summarize, failures: &failures)
+            TextReport.render(report, options: textOptions), synopsis: ReportSynopsis(report), terminal: terminal,
+            fallback: fallback, summarize: summarize, failures: &failures)
+        if let junitPath {
+            failures.attempt { () throws(ToolError) in
+                try ReportOutput.write(Data(JUnitReport.render(report, context: context).utf8), to: junitPath, what: "JUnit report")
+            }
+        }
+        if let sarifPath {
+            failures.attempt { () throws(ToolError) in
+                try ReportOutput.write(SARIFReport.render(report, context: context), to: sarifPath, what: "SARIF report")
+            }
+        }
         failures.attempt { () throws(ToolError) in
-            try ReportOutput.writeGraphOutputs(report: report, dot: dotPath, svg: svgPath, html: htmlPath)
+            try ReportOutput.writeGraphOutputs(report: report, dot: dotPath, svg: svgPath, html: htmlPath, context: context)
         }
         try failures.finish()
     }
@@ -102,7 +157,7 @@ struct OutputOptions: ParsableArguments {
         _ rendered: RenderedFiles, terminal: (String) -> Void, fallback: ((String) -> Void)? = nil,
         summarize: (String) -> Void = { _ in }
     ) throws(ToolError) {
-        precondition(!drawsGraphs, "graphs are drawn from the decoded report")
+        precondition(!needsDecodedReport, "graphs, JUnit and SARIF are rendered from the decoded report")
         var failures = OutputFailures()
         let text = try rendered.text()
         if let jsonPath {
@@ -132,6 +187,7 @@ struct OutputOptions: ParsableArguments {
         } catch {
             if let fallback { fallback(text) } else { terminal(text) }
             failures.record(error)
+            failures.textSummaryNotWritten = true
         }
     }
 }
@@ -139,6 +195,8 @@ struct OutputOptions: ParsableArguments {
 /// The outputs that could not be written, collected so that one failure does not stop the others.
 struct OutputFailures {
     private var last: ToolError?
+    /// Whether the text summary's own file could not be written (it went to the terminal instead).
+    var textSummaryNotWritten = false
 
     /// Runs `body`, keeping its error.
     mutating func attempt(_ body: () throws(ToolError) -> Void) {
@@ -157,8 +215,11 @@ struct OutputFailures {
         last = error
     }
 
-    /// Throws the last failure, if any.
+    /// Throws the last failure, if any, coded ``ToolError/Code/textSummaryNotWritten`` when the text
+    /// summary's file was one of them, else ``ToolError/Code/outputNotWritten``.
     func finish() throws(ToolError) {
-        if let last { throw last }
+        guard var last else { return }
+        last.code = textSummaryNotWritten ? .textSummaryNotWritten : .outputNotWritten
+        throw last
     }
 }

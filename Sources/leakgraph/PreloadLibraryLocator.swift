@@ -54,6 +54,14 @@ enum PreloadLibraryLocator {
         return library
     }
 
+    /// The test observer library beside the preload library at `preloadLibrary` (an absolute path), when
+    /// it is there: SwiftPM builds both products into one folder and `scripts/install` installs both.
+    static func testObserver(besidePreloadLibrary preloadLibrary: String) -> String? {
+        let directory = preloadLibrary[..<(preloadLibrary.lastIndex(of: "/") ?? preloadLibrary.startIndex)]
+        let path = directory + "/" + LG_TEST_OBSERVER_LIBRARY
+        return access(path, R_OK) == 0 ? path : nil
+    }
+
     /// The canonical absolute path of an existing file, or `nil`.
     static func absolutePath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }

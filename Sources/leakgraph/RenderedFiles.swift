@@ -16,7 +16,7 @@ struct RenderedFiles {
     /// - Throws: ``ToolError`` when the file cannot be read.
     func text() throws(ToolError) -> String {
         let body = String(decoding: try workspace.textBodyData(), as: UTF8.self)
-        return TextReport.header(program: synopsis.program, summary: synopsis.summary) + body
+        return TextReport.header(program: synopsis.program, summary: synopsis.summary, totals: synopsis.totals) + body
     }
 
     /// The JSON report, pretty-printed (the `--json` layout).

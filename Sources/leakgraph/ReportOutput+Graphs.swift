@@ -28,7 +28,9 @@ extension ReportOutput {
     /// bar appears on standard error when the rendering takes more than a second.
     ///
     /// - Throws: ``ToolError`` when Graphviz fails or a file cannot be written.
-    static func writeGraphOutputs(report: LeakReport, dot: String?, svg: String?, html: String?) throws(ToolError) {
+    static func writeGraphOutputs(
+        report: LeakReport, dot: String?, svg: String?, html: String?, context: RenderContext = RenderContext()
+    ) throws(ToolError) {
         guard dot != nil || svg != nil || html != nil else { return }
         var progress = RenderProgress(what: "rendering graphs")
         defer { progress.finish() }
@@ -50,7 +52,7 @@ extension ReportOutput {
             try writeGraphFiles(rendered.map { ($0.graph, $0.svg) }, to: svg, kind: "SVG")
         }
         if let html {
-            let page = HTMLReport.render(report, graphs: rendered)
+            let page = HTMLReport.render(report, graphs: rendered, context: context)
             try write(Data(page.utf8), to: html, what: "HTML report")
         }
     }

@@ -19,15 +19,6 @@ enum ReportOutput {
 
     /// One line for standard error when the full text summary went to a file.
     static func shortSummary(_ synopsis: ReportSynopsis, textPath: String) -> String {
-        let summary = synopsis.summary
-        guard summary.leakedObjects > 0 else {
-            return "leakgraph: no leaks found; summary written to \(textPath)"
-        }
-        let objects = summary.leakedObjects == 1 ? "object" : "objects"
-        let cycles = summary.rootCycles == 1 ? "root cycle" : "root cycles"
-        let library = summary.leakedObjects - synopsis.leakedObjectsOutsideLibraries
-        let libraryNote = library > 0 ? " (\(library) of them in known library leaks or accepted by the baseline)" : ""
-        return "leakgraph: \(summary.leakedObjects) leaked \(objects) (\(summary.leakedBytes) bytes) in "
-            + "\(summary.rootCycles) \(cycles)\(libraryNote); summary written to \(textPath)"
+        "leakgraph: \(synopsis.leakSummary); summary written to \(textPath)"
     }
 }

@@ -1,19 +1,24 @@
 import LeakGraphReport
 
-/// How `leakgraph run` ends once the check is over: its exit status, decided from the program's own
-/// status and the leak verdict, and the final line on standard error that states both.
+/// How `leakgraph run` and `leakgraph test` end once the check is over: the exit status, decided from
+/// the program's own status (for `test`, the test runs') and the leak verdict, and the final line on
+/// standard error that states both.
 ///
-/// | the program | leaks outside libraries | `leakgraph run` exits with |
+/// | the program (the tests) | leaks outside libraries | `leakgraph run` (`test`) exits with |
 /// |---|---|---|
-/// | exited with 0 | none | 0 |
-/// | exited with 0 | found | the leak status (23, `--leak-exit-code`) |
-/// | exited with N ≠ 0 | either | N: the program's failure wins; the final line still names the leaks |
+/// | exited with 0 (passed) | none | 0 |
+/// | exited with 0 (passed) | found | the leak status (23, `--leak-exit-code`) |
+/// | exited with N ≠ 0 (failed: XCTest and Swift Testing exit with 1) | either | N: the program's failure wins; the final line still names the leaks |
+/// | (passed, a test over its `--allocation-thresholds` count) | none | (24) |
 ///
 /// Tool and usage errors (exit status 2) never get here (``ToolError``).
 struct RunExitStatus: Equatable {
     /// The status `leakgraph run` exits with when leaks are found and the program exited with 0:
     /// LeakSanitizer's, so that it differs from the 1 test runners exit with when a test fails.
     static let defaultLeakStatus: Int32 = 23
+    /// The status `leakgraph test` exits with when the tests passed without leaks but a test allocated
+    /// more than its recorded count (`--allocation-thresholds`).
+    static let allocationsGrewStatus: Int32 = 24
     /// The values `--leak-exit-code` accepts.
     static let leakStatusRange: ClosedRange<Int> = 0...255
 
@@ -23,26 +28,38 @@ struct RunExitStatus: Equatable {
     var verdict: LeakReport.Verdict
     /// The status for leaks found (`--leak-exit-code`).
     var leakStatus: Int32
+    /// Whether a test allocated more than its recorded count (`leakgraph test --allocation-thresholds`):
+    /// ``allocationsGrewStatus`` when nothing above decides the status.
+    var allocationsGrew = false
     /// Whether an output could not be written: a tool error, whatever the verdict.
     var outputFailed = false
     /// The signal that ended the program after the check (it did not handle it): `leakgraph run`
     /// then ends with the same signal, after its last line.
     var signal: Int32?
+    /// What ran, as the final line names it: `the program`, or `the tests` for `leakgraph test`.
+    var subject = "the program"
+    /// How it ended, as the final line says it (`the XCTest tests passed, the Swift Testing tests failed
+    /// (exit status 1)`); `nil`: `<subject> exited with status N`.
+    var ending: String?
 
     /// The exit status of `leakgraph run`.
     var status: Int32 {
         if outputFailed { return ToolError.exitStatus }
         if programStatus != 0 { return programStatus }
-        return verdict == .leaksFound ? leakStatus : 0
+        if verdict == .leaksFound { return leakStatus }
+        return allocationsGrew ? Self.allocationsGrewStatus : 0
     }
 
     /// Why ``status`` is what it is, in a few words.
     private var reason: String {
         if outputFailed { return "an output could not be written" }
+        let ownStatus = subject.hasSuffix("s") ? "\(subject)' status" : "\(subject)'s status"
         if programStatus != 0 {
-            return verdict == .leaksFound ? "the program's status wins over the leak status" : "the program's status"
+            return verdict == .leaksFound ? "\(ownStatus) wins over the leak status" : ownStatus
         }
-        return verdict == .leaksFound ? "leaks found" : "no leaks, the program succeeded"
+        if verdict == .leaksFound { return "leaks found" }
+        if allocationsGrew { return "no leaks; a test allocated more than its threshold" }
+        return subject == "the program" ? "no leaks, the program succeeded" : "no leaks, the tests passed"
     }
 
     /// The last line `leakgraph run` writes: the leak verdict, where the text summary went (when
@@ -67,25 +84,20 @@ struct RunExitStatus: Equatable {
             parts.append("the program was ended by \(name) after the check")
             parts.append(outputFailed ? "exit status 2 (\(reason))" : "leakgraph ends with \(name) too")
         } else {
-            parts.append("the program exited with status \(programStatus)")
+            parts.append(ending ?? "\(subject) exited with status \(programStatus)")
             parts.append("exit status \(status) (\(reason))")
         }
         return "leakgraph: " + parts.joined(separator: "; ")
     }
 
-    /// `no leaks found`, or the leaked objects, bytes and root cycles, with those of known library leaks.
+    /// The final line without `leakgraph: ` and without where the summary went: the verdict the HTML,
+    /// JUnit and SARIF outputs state (written before the outputs are, so as if they all succeed).
+    func verdictText(_ synopsis: ReportSynopsis) -> String {
+        String(finalLine(synopsis, textPath: nil).dropFirst("leakgraph: ".count))
+    }
+
+    /// What was leaked (``ReportSynopsis/leakSummary``).
     static func leakSummary(_ synopsis: ReportSynopsis) -> String {
-        let summary = synopsis.summary
-        guard summary.leakedObjects > 0 else {
-            return "no leaks found"
-        }
-        let objects = summary.leakedObjects == 1 ? "object" : "objects"
-        let cycles = summary.rootCycles == 1 ? "root cycle" : "root cycles"
-        let library = summary.leakedObjects - synopsis.leakedObjectsOutsideLibraries
-        let libraryNote =
-            library == summary.leakedObjects
-            ? " (all in known library leaks)" : library > 0 ? " (\(library) of them in known library leaks)" : ""
-        return "\(summary.leakedObjects) leaked \(objects) (\(summary.leakedBytes) bytes) in "
-            + "\(summary.rootCycles) \(cycles)\(libraryNote)"
+        synopsis.leakSummary
     }
 }

@@ -133,7 +133,7 @@ struct CommandLineErrorTests {
     func help() async throws {
         let result = try await leakgraph(["run", "--help"])
         #expect(result.status == 0)
-        #expect(result.standardOutput.contains("leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] [--frames <n>] [--live-histogram] [--allocations] [--why <type>…] [--history <type>… | --history auto] [--leak-exit-code <n>] [--baseline <file>] [--write-baseline <file>] [--snapshot <file>] [--every <duration> [--report-dir <dir>] [--snapshot-dir <dir>] [--check-signal <signal>]] [--verbose] -- <executable>"))
+        #expect(result.standardOutput.contains("leakgraph run [--json <path>] [--text <path>] [--dot <path>] [--svg <path>] [--html <path>] [--junit <path>] [--sarif <path>] [--expand] [--frames <n>] [--live-histogram] [--allocations] [--why <type>…] [--history <type>… | --history auto] [--leak-exit-code <n>] [--baseline <file>] [--write-baseline <file>] [--snapshot <file>] [--every <duration> [--report-dir <dir>] [--snapshot-dir <dir>] [--check-signal <signal>]] [--verbose] -- <executable>"))
         #expect(result.standardOutput.contains("Exit status: the program's own status when it is not 0"))
     }
 }

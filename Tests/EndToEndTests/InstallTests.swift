@@ -31,6 +31,7 @@ struct InstallTests {
         #expect(FileManager.default.isExecutableFile(atPath: installed.path))
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/leakgraph/libLeakGraphPreload.so").path))
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/leakgraph/libLeakGraphPreloadChecker.so").path))
+        #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/leakgraph/libLeakGraphTestObserver.so").path))
         #expect(install.standardError.contains("installed \(installed.path) (leakgraph "), "\(install.summary)")
 
         let program = try await FixtureBuilds.shared.executable("LeakAndEnd", .debug).path

@@ -56,7 +56,7 @@ struct TestingAdaptersSampleTests {
         #expect(run.status == 1, "\(run.summary)")
         #expect(output.contains("\(Self.inboxTests):7: error: InboxTests.testInboxShowsLoadedMessages : failed - 3 objects leaked (128 bytes, 1 root cycle)"))
         #expect(output.contains("InboxViewController.loader → MessageLoader.onLoad (closure) → InboxViewController"))
-        #expect(output.contains("Fix: capture self weakly: `{ [weak self] in … }`."))
+        #expect(output.contains("Fix: capture the `InboxViewController` weakly: `{ [weak self] in … }` in a method of `InboxViewController`"))
         #expect(output.contains("\(Self.inboxTests):16: error: InboxTests.testConversationKeepsItsParticipants : failed"))
         #expect(output.contains("Fix: make it `weak var conversation`."))
         // Made on a thread no task runs on: attributed while the check is the only one open.

@@ -182,7 +182,11 @@ struct DOTRendererTests {
             cycles.append(.init(id: cycle, members: [first, second], holds: []))
         }
         let report = builder.report(cycles: cycles)
-        let overview = DOTRenderer.overviewGraph(report, options: .init(overviewNodeLimit: 21))
+        // By default the overview draws twelve families and counts the rest.
+        let readable = DOTRenderer.overviewGraph(report)
+        #expect(!readable.isCollapsed && readable.nodeCount == 25)
+        #expect(readable.text.contains("… and 28 more root cycles not drawn"))
+        let overview = DOTRenderer.overviewGraph(report, options: .init(overviewNodeLimit: 21, overviewFamilyLimit: 100))
         #expect(overview.isCollapsed)
         // 80 objects, so collapsed: two groups per cycle; after 11 cycles there are 22 nodes, then one
         // note for the 29 others.

@@ -147,3 +147,52 @@ struct LibraryLeakRenderingTests {
         #expect(svg.groups(ofClass: "edge").allSatisfy { ParsedSVG.pathStyle(of: $0).stroke != "red" })
     }
 }
+
+@Suite("HTML report of a test run: families, the command's verdict, long names")
+struct HTMLFamilyTests {
+    /// Forty Room ⇄ Member cycles of one shape from forty tests, one with very long generic names, and
+    /// XCTest's own known leak.
+    static func report() -> LeakReport {
+        var builder = GraphFixtures.Builder()
+        var cycles: [LeakReport.Cycle] = []
+        for cycle in 0 ..< 40 {
+            let room = builder.leak("Chat.Room", cycle: cycle)
+            let member = builder.leak("Chat.Member", cycle: cycle)
+            builder.ref(room, member, "member")
+            builder.ref(member, room, "room")
+            cycles.append(.init(id: cycle, members: [room, member], holds: [], fingerprint: "00000000000000aa", tests: ["RoomTests.test\(cycle)"]))
+        }
+        let long = "Combine.Publishers.FlatMap<Combine.Publishers.Map<Combine.Just<Swift.Dictionary<Swift.String, Swift.Array<Chat.Message>>>, Chat.Envelope>, Chat.Source>.Inner"
+        let inner = builder.leak(long, cycle: 40)
+        builder.ref(inner, inner, "downstream")
+        cycles.append(.init(id: 40, members: [inner], holds: [], fingerprint: "00000000000000bb", tests: []))
+        let suite = builder.leak("XCTest.XCTestSuite", cycle: 41)
+        let run = builder.leak("XCTest.XCTestSuiteRun", cycle: 41)
+        builder.ref(suite, run, "testRun")
+        builder.ref(run, suite, "test")
+        cycles.append(.init(id: 41, members: [suite, run], holds: [], fingerprint: "00000000000000cc", knownLibraryLeak: "known leak in swift-corelibs-xctest: …", tests: []))
+        return builder.report(cycles: cycles)
+    }
+
+    @Test("one row and one section per family, the known library leak collapsed last; the header states the command's verdict and exit status")
+    func families() throws {
+        let context = RenderContext(
+            command: "leakgraph test --package-path Chat", verdict: "82 leaked objects …; exit status 23 (leaks found)", exitStatus: 23)
+        let page = HTMLReport.render(Self.report(), graphs: [], context: context)
+        #expect(page.contains("<p class=\"command\"><code>leakgraph test --package-path Chat</code></p>"))
+        #expect(page.contains("<p class=\"verdict bad\">82 leaked objects …; exit status 23 (leaks found)</p>"))
+        #expect(!page.contains("? · exit status"))
+        #expect(page.components(separatedBy: "<section class=\"cycle\"").count - 1 == 3, "one section per family")
+        #expect(page.contains("<h2>Root cycle #1 and 39 more like it"))
+        #expect(page.contains("<span class=\"anchor\" id=\"cycle-40\"></span>"), "every cycle's link lands on its family")
+        #expect(page.contains("<td class=\"found\">RoomTests.test0<br>RoomTests.test1<br>RoomTests.test2<br><abbr class=\"muted\" title=\"RoomTests.test0\nRoomTests.test1"))
+        #expect(page.contains("RoomTests.test39\">and 37 more</abbr></td>"), "at most three tests a row, all of them on hover")
+        #expect(page.contains("<td class=\"found\"><span class=\"muted\">outside any test</span></td>"))
+        let library = try #require(page.range(of: "<details class=\"library\" id=\"library-leaks\">"))
+        let own = try #require(page.range(of: "id=\"cycle-41\""))
+        #expect(own.lowerBound < library.lowerBound, "the code's own families come first")
+        #expect(page.contains("<abbr title=\"Publishers.FlatMap&lt;Combine.Publishers.Map&lt;"), "a long name is shortened, the full name on hover")
+        #expect(page.contains("\">Publishers.FlatMap&lt;…&gt;.Inner</abbr>"), "shortened by writing its generic arguments <…>")
+        #expect(page.contains("<tbody class=\"library-rows\">"))
+    }
+}

@@ -18,6 +18,30 @@ struct KnownLibraryLeaksTests {
         #expect(KnownLibraryLeaks.match(memberTypes: ["MyApp.Poller", "Foundation.Timer"]) == nil)
     }
 
+    @Test("XCTest's measure {} cycle is the library's when its references close every loop; a loop of the test's own makes it the test's")
+    func measureCycle() throws {
+        let types = ["ProbeTests.SpeedTests", "XCTest.XCTestCaseRun", "XCTest.PerformanceMeter"]
+        typealias Reference = KnownLibraryLeaks.CycleReference
+        let library = [
+            Reference(from: 0, to: 1, path: [.property("testRun"), .optionalPayload]),
+            Reference(from: 1, to: 0, path: [.property("test"), .existentialValue(type: "ProbeTests.SpeedTests")]),
+            Reference(from: 0, to: 2, path: [.property("_performanceMeter"), .optionalPayload]),
+            Reference(from: 2, to: 0, path: [.property("delegate"), .existentialValue(type: "XCTest.XCTestCase")]),
+        ]
+        let match = try #require(KnownLibraryLeaks.match(memberTypes: types, references: { library }))
+        #expect(match.hasPrefix("known leak in swift-corelibs-xctest: a test case that calls `measure {}`"))
+        #expect(KnownLibraryLeaks.match(memberTypes: types) == nil, "without the references, never")
+        // The test case's own closure capturing it closes a loop of the code's own.
+        let ownLoop = library + [Reference(from: 0, to: 0, path: [.property("onTick"), .closureContext])]
+        #expect(KnownLibraryLeaks.match(memberTypes: types, references: { ownLoop }) == nil)
+        // A meter held by the code's own object is not the library's cycle either.
+        let model = types + ["ProbeTests.Model"]
+        let throughModel = library + [
+            Reference(from: 3, to: 2, path: [.property("meter")]), Reference(from: 2, to: 3, path: [.property("model")]),
+        ]
+        #expect(KnownLibraryLeaks.match(memberTypes: model, references: { throughModel }) == nil)
+    }
+
     @Test("objects in known library cycles do not count towards what a check fails on")
     func outsideLibraries() {
         func leak(_ id: Int, _ type: String) -> LeakReport.Leak {

@@ -5,36 +5,6 @@ import LeakGraphModel
 import LeakGraphReport
 import Testing
 
-/// Builds a graph of leaked shapes (addresses `0x7f0000001000 + 0x40 × index`); retain counts are set
-/// from the strong references, so everything added is leaked unless `held` says otherwise.
-private struct LeakedGraph {
-    var graph = ObjectGraph(trackedObjects: 100)
-
-    @discardableResult
-    mutating func object(_ type: String, _ kind: ObjectKind = .class, size: Int = 32) -> Int {
-        graph.addNode(
-            ObjectNode(
-                address: 0x7f00_0000_1000 + 0x40 * UInt64(graph.nodes.count), typeName: type, kind: kind, size: size,
-                retainCount: 0
-            )
-        )
-    }
-
-    mutating func ref(_ from: Int, _ to: Int, _ label: String, _ ownership: Ownership = .strong) {
-        graph.addReference(from: from, to: to, path: path(label), ownership: ownership)
-    }
-
-    /// The report of the graph, every retain count explained by the strong references.
-    func report() -> LeakReport {
-        var graph = graph
-        for reference in graph.references where reference.ownership == .strong {
-            graph.nodes[reference.to].retainCount += 1
-        }
-        let analysis = LeakAnalysis.analyze(graph)
-        return LeakReport(analysis: analysis, program: .init(path: "/work/build/Shapes", arguments: [], exitStatus: 0))
-    }
-}
-
 /// Six root cycles, one per suspect rule and ring form (see each comment).
 private func shapesReport() -> LeakReport {
     var g = LeakedGraph()
@@ -142,7 +112,7 @@ struct LeakTraceTests {
         #expect(labels == ["delegate", "group", "onMessage (closure)", "render (closure)", "next", "me"])
         let hints = report.cycles.map { $0.suspect?.hint ?? "" }
         #expect(hints[1] == "make it `weak var group`")
-        #expect(hints[2] == "capture self weakly: `{ [weak self] in … }`")
+        #expect(hints[2].hasPrefix("capture the `ChatViewController` weakly: `{ [weak self] in … }` in a method of `ChatViewController`"))
         // Every suspect is a strong reference inside its own cycle.
         for cycle in report.cycles {
             guard let suspect = cycle.suspect else {
@@ -236,7 +206,7 @@ struct LibraryLeakTraceTests {
         #expect(before.components(separatedBy: "   Suspect: ").count - 1 == 2)
         let library = try #require(report.cycles.firstIndex { $0.members.contains(suite) })
         report.cycles[library].knownLibraryLeak = "known leak in a library: …"
-        let text = TextReport.render(report)
+        let text = TextReport.render(report, options: .init(expand: true))
         let blocks = text.components(separatedBy: "ROOT CYCLE #").dropFirst()
         let libraryBlock = try #require(blocks.first { $0.contains("Not your code") })
         #expect(libraryBlock.contains("Suite.testRun → SuiteRun.test → Suite"), "\(libraryBlock)")
@@ -244,5 +214,15 @@ struct LibraryLeakTraceTests {
         #expect(libraryBlock.contains("Fingerprint: "))
         let ownBlock = try #require(blocks.first { !$0.contains("Not your code") })
         #expect(ownBlock.contains("   Suspect: Registry.delegate — "), "\(ownBlock)")
+
+        // By default the known library leak is one line after the reader's own cycles, never a section.
+        let collapsed = TextReport.render(report)
+        let lines = collapsed.split(separator: "\n").map(String.init)
+        #expect(collapsed.components(separatedBy: "ROOT CYCLE #").count - 1 == 1, "\(collapsed)")
+        let title = try #require(lines.firstIndex { $0.hasPrefix("KNOWN LIBRARY LEAKS (not your code; reported, not failing): 1 root cycle, 2 objects") })
+        #expect(lines[title + 1].hasPrefix("   #\(library + 1) Suite.testRun → SuiteRun.test → Suite — known leak in a library (2 objects)"), "\(collapsed)")
+        #expect(lines.firstIndex { $0.hasPrefix("ROOT CYCLE #") }! < title)
+        #expect(lines[0].hasPrefix("Process \(ReportNaming.programName(report.program)): 2 leaks of your code for "), "\(lines[0])")
+        #expect(lines[1].hasPrefix("Process \(ReportNaming.programName(report.program)): not your code: 1 known library leak, 2 objects, "), "\(lines[1])")
     }
 }

@@ -87,4 +87,20 @@ struct TextReportCreationSiteTests {
         ])
         #expect(site?.text == "pool.swift in App.Pool.make() -> App.Pool")
     }
+
+    @Test("a captured var's box or a closure's context: made in the function whose frame has no line, not at its caller's line")
+    func boxSite() {
+        let frames = [Self.frame("App.makeConsole() -> ()", nil, nil), Self.frame("main", "/src/main.swift", 84)]
+        for kind in ["box", "closureContext"] {
+            let leak = LeakReport.Leak(id: 0, address: "0x10", type: "(box)", kind: kind, size: 32, retainCount: 1, cycle: 0, backtrace: frames)
+            #expect(ReportNaming.creationSite(of: leak)?.text == "App.makeConsole() -> ()", "\(kind)")
+        }
+        let withFile = LeakReport.Leak(
+            id: 0, address: "0x10", type: "(box)", kind: "box", size: 32, retainCount: 1, cycle: 0,
+            backtrace: [Self.frame("App.makeConsole() -> ()", "/src/console.swift", 0)] + frames.dropFirst())
+        #expect(ReportNaming.creationSite(of: withFile)?.text == "console.swift in App.makeConsole() -> ()")
+        // A class instance keeps the rule: its allocating initializer is passed over for the caller's line.
+        let object = LeakReport.Leak(id: 0, address: "0x10", type: "App.Console", kind: "class", size: 32, retainCount: 1, cycle: 0, backtrace: frames)
+        #expect(ReportNaming.creationSite(of: object)?.text == "main.swift:84 in main")
+    }
 }

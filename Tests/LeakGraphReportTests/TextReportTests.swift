@@ -45,7 +45,7 @@ struct TextReportTests {
         let report = LeakReport(analysis: analysis, program: .init(path: "/ring", arguments: [], exitStatus: 0))
         let text = TextReport.render(report)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(text.hasPrefix("Process ring: 100,000 leaks for 1,600,000 total leaked bytes.\n"))
+        #expect(text.hasPrefix("Process ring: 100,000 leaks of your code for 1,600,000 total leaked bytes, in 1 leak family (1 root cycle).\n"))
         #expect(lines.contains("ROOT CYCLE #1: 100,000 objects, 1,600,000 bytes"))
         #expect(lines.filter { $0.hasPrefix("     —next→ Link (0x") }.count == 19)
         #expect(lines.contains("     … 99,980 more objects in this cycle"))
@@ -68,14 +68,14 @@ struct TextReportTests {
         report.summary.leakedObjects = 2
         report.summary.leakedBytes = 32
         let lines = TextReport.render(report).split(separator: "\n").map(String.init)
-        #expect(lines.first == "Process LinkedRing: 2 leaks for 32 total leaked bytes.")
+        #expect(lines.first == "Process LinkedRing: 2 leaks of your code for 32 total leaked bytes.")
         #expect(lines.suffix(2) == ["OTHER LEAKED OBJECTS: 2 objects, 32 bytes", "   Orphan × 2 (32 bytes)"])
     }
 
     @Test("the text is its header, from the program and the totals alone, then a body that names no program")
     func headerAndBody() {
         for report in [ReportFixtures.leakingReport, ReportFixtures.cleanReport] {
-            let header = TextReport.header(program: report.program, summary: report.summary)
+            let header = TextReport.header(program: report.program, summary: report.summary, totals: report.totals)
             #expect(TextReport.render(report) == header + TextReport.body(report))
             #expect(header.split(separator: "\n", omittingEmptySubsequences: false).count == 4, "three lines")
             var other = report

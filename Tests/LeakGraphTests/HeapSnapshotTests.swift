@@ -130,4 +130,29 @@ struct HeapSnapshotTests {
         #expect(snapshot.types.contains { $0.name == "LeakGraphTests.SnapshotDerived" })
         #expect(monitor.statistics.lastCheck?.snapshotPath == paths.last)
     }
+
+    @Test("a running monitor's snapshots hold nothing its own thread made: no object created in a check")
+    func monitorThreadObjectsStayOut() throws {
+        try LeakChecker.startRecording()
+        makeLiveChain()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("monitor-thread-snapshots-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let monitor = LeakMonitor(LeakMonitorConfiguration(interval: .milliseconds(50), snapshotDirectory: directory, keptSnapshots: 3))
+        try monitor.start()
+        // The checks before the last keep their reports, stacks and snapshots' paths in the monitor.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while monitor.statistics.checksRun < 3, ContinuousClock.now < deadline { usleep(20_000) }
+        monitor.stop()
+        let path = try #require(monitor.statistics.lastCheck?.snapshotPath)
+        let snapshot = try HeapSnapshotFile.read(from: path)
+        #expect(snapshot.types.contains { $0.name == "LeakGraphTests.SnapshotDerived" })
+        // What the monitor's thread made has the thread's body on its creation stack (what the test's
+        // thread made, creating the monitor or calling checkNow() in the test before, is the program's).
+        let madeByMonitor = (0 ..< snapshot.objects.count).filter { object in
+            snapshot.frames(of: object).contains { $0.function.hasPrefix("closure") && $0.function.contains("MonitorThread.init") }
+        }
+        #expect(
+            madeByMonitor.isEmpty,
+            "made by the monitor: \(madeByMonitor.prefix(5).map { "\(snapshot.type(of: $0).name) at \(snapshot.frames(of: $0).prefix(6).map(\.function))" })")
+    }
 }

@@ -5,6 +5,8 @@
 #ifndef CLEAKGRAPH_CONTRACT_H
 #define CLEAKGRAPH_CONTRACT_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,9 +37,10 @@ extern "C" {
 /// allocation profile), and put the profile into the report's `allocations` at exit (`leakgraph run
 /// --allocations`). Absent or anything else: no profile, and the hook pays nothing for it.
 #define LG_ENV_ALLOCATIONS "LEAKGRAPH_ALLOCATIONS"
-/// Comma-separated type names (full, `App.Cache`, or without the module, `Cache`): the check at exit
-/// also says why the live objects of each are alive, into the report's `why` (`leakgraph run --why
-/// TYPE`). Absent or empty: it does not. At most 1,023 bytes.
+/// Type names, one a line (any name the report prints, `App.Cache`, `Signal<Swift.Int, Swift.Never>.Observer`,
+/// or a short name, `Observer`; names may hold commas): the check at exit also says why the live objects
+/// of each are alive, into the report's `why` (`leakgraph run --why TYPE`). Absent or empty: it does
+/// not. At most 1,023 bytes.
 #define LG_ENV_WHY "LEAKGRAPH_WHY"
 /// Type patterns separated by commas (as baseline `type:` patterns: `Member`, `App.Room*`): the objects
 /// of those types have every strong retain and release recorded with a stack, so that the check at exit
@@ -123,12 +126,20 @@ extern "C" {
 /// `LG_ENV_RENDER` word: write the JSON report at `<output>` pretty-printed (the layout of
 /// `leakgraph run --json`); wins over `LG_RENDER_JSON`.
 #define LG_RENDER_PRETTY_JSON "pretty-json"
+/// `LG_ENV_RENDER` word, with `LG_RENDER_TEXT`: the text lists every root cycle in full (`--expand`).
+#define LG_RENDER_EXPAND "expand"
+/// `LG_ENV_RENDER` word, with `LG_RENDER_TEXT`: the text lists every walk diagnostic (`--verbose`).
+#define LG_RENDER_VERBOSE "verbose"
 /// The bit `lg_contract_parse_render` sets for `LG_RENDER_TEXT`.
 #define LG_RENDER_BIT_TEXT 1u
 /// The bit `lg_contract_parse_render` sets for `LG_RENDER_JSON`.
 #define LG_RENDER_BIT_JSON 2u
 /// The bit `lg_contract_parse_render` sets for `LG_RENDER_PRETTY_JSON`.
 #define LG_RENDER_BIT_PRETTY_JSON 4u
+/// The bit `lg_contract_parse_render` sets for `LG_RENDER_EXPAND`.
+#define LG_RENDER_BIT_EXPAND 8u
+/// The bit `lg_contract_parse_render` sets for `LG_RENDER_VERBOSE`.
+#define LG_RENDER_BIT_VERBOSE 16u
 
 /// `<output>` + this: one sentence saying why there is no report (the hook refused to install,
 /// `LEAKGRAPH_FRAMES` was invalid, the report could not be written).
@@ -153,12 +164,32 @@ extern "C" {
 /// `LG_ENV_RENDER` lists a known word.
 #define LG_REPORT_SYNOPSIS_SUFFIX ".synopsis"
 
-/// `0`: the check at exit does not look for orphans (the holder scan behind them stops every other
-/// thread and reads the process's writable memory). Absent or anything else: it does.
-#define LG_ENV_ORPHAN_SCAN "LEAKGRAPH_ORPHAN_SCAN"
-/// Set (any value): every check that looks for orphans writes one line to standard error saying what
-/// the holder scan read and how long other threads were stopped (docs/performance.md).
-#define LG_ENV_ORPHAN_SCAN_STATS "LEAKGRAPH_ORPHAN_SCAN_STATS"
+/// Where the test observer library is (an absolute path), set by the CLI when it found the library
+/// beside the preload library. Absent: no test is named.
+#define LG_ENV_TEST_OBSERVER "LEAKGRAPH_TEST_OBSERVER"
+/// The test observer: a library the preload library loads into a test process (one that has
+/// `libXCTest.so` or `libTesting.so` loaded), from `LG_ENV_TEST_OBSERVER`, so that the report names the test
+/// that made each leaked object (`leakgraph test`). It observes XCTest's tests and Swift Testing's
+/// current test, opens a test scope per test through the functions it is given, and tells the hook
+/// which test each allocation belongs to. Absent: no test is named.
+#define LG_TEST_OBSERVER_LIBRARY "libLeakGraphTestObserver.so"
+/// The observer's entry point, `int leakgraph_test_observer_start(const lg_test_observer_api *api)`:
+/// returns 1 when it observes tests from now on, 0 when it cannot (then no test is named).
+#define LG_TEST_OBSERVER_START "leakgraph_test_observer_start"
+/// The version of `lg_test_observer_api` the preload library passes.
+#define LG_TEST_OBSERVER_API_VERSION 1u
+
+/// What the preload library gives the test observer: its own copy of the hook's test-scope
+/// functions (see `lg_test_scope_begin` and `lg_set_test_scope_source` in CLeakGraphHook.h).
+typedef struct lg_test_observer_api {
+    /// LG_TEST_OBSERVER_API_VERSION.
+    unsigned version;
+    /// Opens a test scope labelled with the test's name; returns its token, 0 when none is free.
+    uint64_t (*test_begin)(const char *label);
+    /// Sets the function the hook asks which test's token the current allocation belongs to (0: none).
+    void (*set_test_source)(uint64_t (*source)(void));
+} lg_test_observer_api;
+
 /// `1`: the check at exit writes to standard error how long each of its steps took (loading the
 /// checker, freezing and walking, the orphan scan, the analysis, symbolization, writing) and its peak
 /// memory (`leakgraph run --verbose`). Absent or anything else: it does not.
@@ -172,7 +203,7 @@ extern "C" {
 #define LG_CHECKER_LIBRARY_NAME "libLeakGraphPreloadChecker.so"
 /// The version of `lg_checker_request` and of the entry points below; the preload library refuses a
 /// checker library that answers another (`leakgraph_checker_interface_version`).
-#define LG_CHECKER_INTERFACE_VERSION 1
+#define LG_CHECKER_INTERFACE_VERSION 2
 
 /// What the preload library read before `main` (the environment is restored then) and hands the
 /// checker library with every check.
@@ -207,6 +238,9 @@ typedef struct lg_checker_request {
     /// Nanoseconds (CLOCK_MONOTONIC) the preload library spent loading the checker library for this
     /// check (0 when it was loaded already), for `verbose`.
     unsigned long long load_nanoseconds;
+    /// 1 when the test observer started (`LG_ENV_TEST_OBSERVER`): each leaked object's test scope then
+    /// names the test that made it, and the check names the tests in the report.
+    int tests_observed;
 } lg_checker_request;
 
 /// Implemented by the checker library (`@_cdecl`): `LG_CHECKER_INTERFACE_VERSION`.

@@ -269,6 +269,30 @@ uint32_t lg_scope_of(uintptr_t object);
 /// Sets the function the hook asks for the current scope (NULL for none).
 void lg_set_scope_source(lg_scope_source source);
 
+/// Opens a test scope labelled `label` (copied; may be NULL) and returns its token, or 0 when the
+/// hook is not installed or this copy of LeakGraph forwards to another one. A test scope marks the
+/// objects one test makes: an allocation no check scope claims (see `lg_scope_begin`) is stamped
+/// with the token the test source returns (`lg_set_test_scope_source`). A test scope is never
+/// ended: its stamps stay on its objects for the report at exit, until its id is recycled — when
+/// every id is in use, opening one recycles the oldest test scope (its objects lose their stamp;
+/// `lg_test_scopes_recycled` counts them). A check scope opened while a test runs belongs to that
+/// test: when it ends, its records are stamped with the test's scope instead of none.
+uint64_t lg_test_scope_begin(const char *label);
+
+/// Sets the function the hook asks for the test the current allocation belongs to, when no check
+/// scope claims it: a token from `lg_test_scope_begin`, or 0 for none (NULL: no test source). Called
+/// inside the allocation hook (allocations it makes pass through unrecorded) and in
+/// `lg_scope_begin`; it must not block on anything an allocating thread may hold.
+void lg_set_test_scope_source(lg_scope_source source);
+
+/// The label of test scope `scope` (an id from `lg_scope_of`), or NULL when `scope` is not a test
+/// scope. Valid until the scope's id is recycled.
+const char *lg_scope_label(uint32_t scope);
+
+/// How many test scopes were recycled because every scope id was in use (their objects read as
+/// made outside any test).
+uint32_t lg_test_scopes_recycled(void);
+
 
 // MARK: Holder scan
 

@@ -15,6 +15,18 @@ extern "C" {
 /// loaded without `leakgraph run` (then nothing is installed).
 const char *lg_preload_output_path(void);
 
+/// Keeps `LEAKGRAPH_TEST_OBSERVER` (read by the constructor before the environment is restored).
+void lg_preload_read_test_observer_request(void);
+
+/// Loads the test observer (`LEAKGRAPH_TEST_OBSERVER`) when the program has XCTest's or Swift
+/// Testing's runtime library loaded, and starts it with the hook's test-scope functions. Called once
+/// by the constructor, after the hook is installed.
+void lg_preload_start_test_observer(void);
+
+/// 1 when the test observer started: each leaked object's test scope then names the test that made
+/// it (the checker request's `tests_observed`).
+int lg_preload_tests_observed(void);
+
 #ifdef __cplusplus
 }
 #endif

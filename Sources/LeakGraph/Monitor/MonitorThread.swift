@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LeakGraphRecording
 import Synchronization
 
 /// The thread of a running ``LeakMonitor``: waits for the interval or a request, checks, repeats.
@@ -13,12 +14,17 @@ final class MonitorThread: Sendable {
 
     init(monitor: LeakMonitor) {
         PlainThreads.detach { [self] in
-            threadID.store(UInt(pthread_self()), ordering: .releasing)
-            defer { ended.post() }
-            while true {
-                _ = monitor.wakeup.wait(for: monitor.configuration.interval)
-                if stopping.load(ordering: .acquiring) { return }
-                monitor.checkNow()
+            // Nothing this thread makes is recorded: the monitor's state, its reports and caches are no
+            // part of the program's heap, so its checks and snapshots never list them (as the preload's
+            // thread of periodic checks does).
+            Recorder.ignoringCurrentThread {
+                threadID.store(UInt(pthread_self()), ordering: .releasing)
+                defer { ended.post() }
+                while true {
+                    _ = monitor.wakeup.wait(for: monitor.configuration.interval)
+                    if stopping.load(ordering: .acquiring) { return }
+                    monitor.checkNow()
+                }
             }
         }
     }

@@ -19,6 +19,8 @@ public final class DeallocationWatch: Sendable {
     /// The object's address, stored inverted: the watch is itself a tracked object, and a plain copy
     /// would look like a reference to the scan that names what holds a root.
     private let invertedAddress: UInt
+    /// The object's type metadata (its first word): with the address, its identity.
+    private let metadata: UInt
     private let deadline: ContinuousClock.Instant
     /// Whether a failure names what holds the chain's root (the holder scan, which stops other threads).
     private let scanForHolder: Bool
@@ -30,6 +32,7 @@ public final class DeallocationWatch: Sendable {
         self.timeLimit = timeLimit
         self.object = WeakBox(object)
         self.invertedAddress = ~UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        self.metadata = Unmanaged.passUnretained(object).toOpaque().load(as: UInt.self)
         self.deadline = ContinuousClock.now + timeLimit
     }
 
@@ -53,22 +56,30 @@ public final class DeallocationWatch: Sendable {
         return failureIfAlive()
     }
 
-    /// Why the object is alive now, or `nil` when it is gone. The heap is frozen for the search, so
-    /// the object cannot be freed meanwhile; an object of another type at the same address (the
-    /// watched one freed and its memory reused) counts as gone.
+    /// Why the object is alive now, or `nil` when it is gone.
+    ///
+    /// The object is found by identity, never by its type's name (a `private`, `fileprivate`, generic or
+    /// nested class has a runtime name that the walk's cleaned-up name need not equal): the object at
+    /// the watched address whose metadata is the watched object's, while the watch's weak reference
+    /// still holds it. The heap is frozen for the search, so the object cannot be freed meanwhile; once
+    /// the weak reference is empty the object is gone, whatever now lives at its address.
     public func failureIfAlive() -> DeallocationFailure? {
         guard !isDeallocated else { return nil }
         let address = ~invertedAddress
-        let type = typeName
+        let metadata = self.metadata
         var matched = false
+        var shownType = typeName
         let found = RetainerSearch.find(limit: 1, scanForHolders: scanForHolder) { scan, objects in
-            guard let node = scan.node(at: address, address: { objects[$0] }), scan.typeName(ofNode: node) == type else { return [] }
+            guard let node = scan.node(at: address, address: { objects[$0] }),
+                Recorder.frozenRecord(at: address).map({ UInt($0.metadata) }) == metadata
+            else { return [] }
             matched = true
+            shownType = scan.typeName(ofNode: node)
             return [node]
         }
         guard matched, !isDeallocated else { return nil }
         return DeallocationFailure(
-            type: typeName, address: "0x" + String(address, radix: 16), timeLimit: timeLimit,
+            type: shownType, address: "0x" + String(address, radix: 16), timeLimit: timeLimit,
             retainers: found.chains.first, isLeaked: found.leaked > 0)
     }
 }

@@ -19,12 +19,19 @@ extension LeakChecker {
         }
     }
 
-    /// Why the live objects whose type matches `type` are alive (a full name, `MyApp.Cache`, or the
-    /// name without its module, `Cache`): one chain per object, at most `limit`.
+    /// Why the live objects whose type matches `type` are alive: any name the report prints (a full
+    /// name, `MyApp.Cache`, the name without its module, `Cache<Swift.Int>`, nested generics with or
+    /// without the modules inside and with any spacing), or a short name, `Observer`, for every type
+    /// whose last component is named so (`TypeNameQuery`): one chain per object, at most `limit`, and
+    /// the types that matched.
     public static func retainers(ofType type: String, limit: Int = 10, scanForHolders: Bool = true) -> RetainerQuery {
+        let query = TypeNameQuery(type)
+        var types = Set<String>()
         let found = RetainerSearch.find(limit: limit, scanForHolders: scanForHolders) { scan, _ in
-            scan.nodes { $0 == type || ReportNaming.shortName($0) == type }
+            let nodes = scan.nodes { query.matches($0) }
+            for node in nodes { types.insert(scan.typeName(ofNode: node)) }
+            return nodes
         }
-        return RetainerQuery(type: type, matched: found.matched, leaked: found.leaked, chains: found.chains)
+        return RetainerQuery(type: type, matched: found.matched, leaked: found.leaked, chains: found.chains, matchedTypes: types.sorted())
     }
 }

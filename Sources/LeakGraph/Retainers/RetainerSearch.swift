@@ -104,21 +104,21 @@ enum RetainerSearch {
         let nodes = Array(Set(chains.joined())).sorted()
         let position = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1, $0) })
         let graph = walker.objectGraph(of: nodes, in: scan, address: { objects[$0] }, record: record)
-        var labels: [Int: [Int: String]] = [:]  // from → to → label (strong references only)
+        var paths: [Int: [Int: ReferencePath]] = [:]  // from → to → path (strong references only)
         for reference in graph.references where reference.ownership == .strong {
-            if labels[reference.from]?[reference.to] == nil {
-                labels[reference.from, default: [:]][reference.to] = reference.label
+            if paths[reference.from]?[reference.to] == nil {
+                paths[reference.from, default: [:]][reference.to] = reference.path
             }
         }
         return chains.map { chain in
             var links: [RetainerChain.Link] = []
             for (index, node) in chain.enumerated() {
                 let graphNode = graph.nodes[position[node]!]
-                let label = index == 0 ? nil : labels[position[chain[index - 1]]!]?[position[node]!]
+                let path = index == 0 ? nil : paths[position[chain[index - 1]]!]?[position[node]!]
                 links.append(
                     RetainerChain.Link(
                         type: graphNode.typeName, address: "0x" + String(graphNode.address, radix: 16),
-                        retainCount: graphNode.retainCount, label: index == 0 ? nil : (label ?? "?")))
+                        retainCount: graphNode.retainCount, path: index == 0 ? nil : (path ?? [.label("?")])))
             }
             let root = chain[0]
             let unexplained = Int(scan.strongGraph.retainCounts[root]) - reversed.inDegree(of: root)

@@ -70,7 +70,8 @@ extension LeakChecker {
             let program = LeakReport.Program(path: "", arguments: [], exitStatus: 0)
             let check = measuredCheck(
                 program: program, liveTypes: liveTypes, orphanScan: orphanScan, stacks: nil, progress: progress,
-                whileFrozen: { frozen in capture = SnapshotCapture.take(frozen, holders: true) })
+                whileFrozen: { frozen in capture = SnapshotCapture.take(frozen, holders: true, progress: progress) })
+            progress("snapshot: creation stacks and holders", 0, 0)
             let snapshot = HolderScan.checking { capture!.finish(program: program, executablePath: nil) }
             return (check, snapshot)
         }

@@ -25,8 +25,9 @@ struct SnapshotCapture {
 
     /// Reads the snapshot's tables from a frozen walk. With `holders`, first runs the holder scan for
     /// the roots (it stops the other threads for a moment): before any copy of the objects' addresses
-    /// exists, which the scan would take for holders.
-    static func take(_ frozen: FrozenWalk, holders: Bool) -> SnapshotCapture {
+    /// exists, which the scan would take for holders. `progress` is told how far the reading of the
+    /// objects' references is (step `snapshot`).
+    static func take(_ frozen: FrozenWalk, holders: Bool, progress: LeakCheckProgress? = nil) -> SnapshotCapture {
         let scan = frozen.scan
         let graph = scan.strongGraph
         let (roots, _) = LeakAnalysis.rootsAndReach(of: graph, orphans: frozen.orphans)
@@ -65,7 +66,9 @@ struct SnapshotCapture {
             }
         }
 
-        var snapshot = frozen.walker.snapshotTables(of: scan, address: { frozen.objects[$0] }, record: frozen.record)
+        progress?("snapshot", 0, scan.liveObjects)
+        var snapshot = frozen.walker.snapshotTables(
+            of: scan, address: { frozen.objects[$0] }, record: frozen.record, progress: progress.map { report in { report("snapshot", $0, $1) } })
         for node in frozen.leaked { snapshot.objects.flags[node].insert(.leaked) }
         for node in frozen.orphans { snapshot.objects.flags[node].insert(.orphan) }
         snapshot.roots = zip(roots, unexplained).map { HeapSnapshot.Root(object: $0, unexplainedRetains: max($1, 0)) }

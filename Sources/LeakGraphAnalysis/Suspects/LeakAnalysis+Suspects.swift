@@ -11,9 +11,9 @@ extension LeakAnalysis {
     /// - Returns: One entry per root cycle, `result[i]` for ``rootCycles``[i]; `nil` only for a cycle
     ///   with no internal strong reference, which ``analyze(_:)`` never produces.
     /// - Complexity: O(*n* + *e*) expected (each distinct property name is split into words once).
-    public func suspectReferences() -> [SuspectReference?] {
+    public func suspectReferences(context: SuspectContext = SuspectContext()) -> [SuspectReference?] {
         let cycleEdges = CycleEdges(analysis: self)
-        var finder = SuspectFinder(graph: graph)
+        var finder = SuspectFinder(graph: graph, context: context)
         return rootCycles.map { cycle in
             finder.suspect(of: cycle, edges: cycleEdges.edges[cycle.id])
         }
@@ -31,9 +31,9 @@ extension LeakAnalysis {
     ///   `suspectReferences()[i]`.
     /// - Complexity: O(*k* (*n* + *e*)) for *k* cuts per cycle (one strongly connected components pass
     ///   over the cycle's members per cut).
-    public func cutReferences(limit: Int = 16) -> [[SuspectReference]] {
+    public func cutReferences(limit: Int = 16, context: SuspectContext = SuspectContext()) -> [[SuspectReference]] {
         let cycleEdges = CycleEdges(analysis: self)
-        var finder = SuspectFinder(graph: graph)
+        var finder = SuspectFinder(graph: graph, context: context)
         return rootCycles.map { cycle in
             var cuts: [SuspectReference] = []
             var pending: [(members: [Int], edges: [Int])] = [(cycle.members, cycleEdges.edges[cycle.id])]
@@ -84,11 +84,14 @@ extension LeakAnalysis {
 /// Applies the suspect rules to the internal strong references of one cycle at a time.
 private struct SuspectFinder {
     let graph: ObjectGraph
+    /// What the rules know beyond the graph: whose code a type is, where closures were formed.
+    let context: SuspectContext
     /// Property name → its back-reference rank (names repeat: a ring of 100,000 `next`s).
     var rankCache: [String: Int?] = [:]
 
-    init(graph: ObjectGraph) {
+    init(graph: ObjectGraph, context: SuspectContext) {
         self.graph = graph
+        self.context = context
     }
 
     /// An ordered candidate: lower keys win, compared element by element.
@@ -131,7 +134,7 @@ private struct SuspectFinder {
         return make(
             cycle, best.reference, .backReferenceName,
             reason: "`\(name)` is named like a back-reference, yet it holds its target strongly",
-            hint: Self.weakHint(path, name: name)
+            hint: declarationHint(best.reference) ?? Self.weakHint(path, name: name)
         )
     }
 
@@ -153,7 +156,7 @@ private struct SuspectFinder {
             case 1: "\(closure) captures the object that holds it"
             default: "\(closure) leads back, through what it captures, to the object that holds it"
             }
-        return make(cycle, best.reference, .closureCapturingHolder, reason: reason, hint: "capture self weakly: `{ [weak self] in … }`")
+        return make(cycle, best.reference, .closureCapturingHolder, reason: reason, hint: closureHint(best.reference, edges: edges))
     }
 
     /// After rule 2: the Continuation of the stream a waiting task awaits, kept only inside the cycle.
@@ -202,7 +205,7 @@ private struct SuspectFinder {
         return make(
             cycle, best.reference, .referenceToContainer,
             reason: "it points back to the object that keeps this one \(place)",
-            hint: name.isEmpty ? "make this back-reference weak" : Self.weakHint(path, name: name)
+            hint: declarationHint(best.reference) ?? (name.isEmpty ? "make this back-reference weak" : Self.weakHint(path, name: name))
         )
     }
 
@@ -223,7 +226,8 @@ private struct SuspectFinder {
         let weak = path.weakCandidate == name ? ", or make it `weak var \(name)`" : ""
         return make(
             cycle, index, .selfReference, reason: "the object references itself",
-            hint: name.isEmpty ? "break the self-reference" : "break the self-reference: set `\(name)` to nil when done\(weak)"
+            hint: declarationHint(index)
+                ?? (name.isEmpty ? "break the self-reference" : "break the self-reference: set `\(name)` to nil when done\(weak)")
         )
     }
 
@@ -253,11 +257,12 @@ private struct SuspectFinder {
             cycle, index, .closingReference,
             reason: "no reference in the cycle is named like a back-reference, is a closure or points back to a "
                 + "container; this one closes the ring: \(closes)",
-            hint: name.isEmpty
-                ? "break the cycle at one reference: make it weak, or clear it when the objects are done"
-                : path.weakCandidate == name
-                    ? "break the ring here: make it `weak var \(name)`, or set `\(name)` to nil when the objects are done"
-                    : "break the ring here: clear `\(name)` when the objects are done, or hold it weakly"
+            hint: declarationHint(index)
+                ?? (name.isEmpty
+                    ? "break the cycle at one reference: make it weak, or clear it when the objects are done"
+                    : path.weakCandidate == name
+                        ? "break the ring here: make it `weak var \(name)`, or set `\(name)` to nil when the objects are done"
+                        : "break the ring here: clear `\(name)` when the objects are done, or hold it weakly")
         )
     }
 
@@ -292,6 +297,100 @@ private struct SuspectFinder {
         return rank
     }
 
+    /// The fix when the reference at `index` is held by a stored property of a type the checked code
+    /// does not declare (a library's or a dependency's, ``SuspectContext/isOwnType``): no `weak` can be
+    /// written there, so the cycle must be cut where the code holds these objects. `nil` for the
+    /// code's own types (and unknown ones).
+    private func declarationHint(_ index: Int) -> String? {
+        let reference = graph.references[index]
+        let source = graph.nodes[reference.from]
+        guard !isSynthetic(reference.from), context.isOwnType(source.typeName) == false else { return nil }
+        let name = reference.path.propertyName
+        let field = name.isEmpty ? "this reference" : "`\(name)`"
+        return "\(field) is declared in \(Self.moduleName(of: source.typeName)), not in the code under test, so it "
+            + "cannot be made weak there: break the cycle where your code keeps these objects — cancel or dispose "
+            + "the subscription or task that holds them, drain the queue or scheduler, or release the holder"
+    }
+
+    /// `ReactiveSwift` for `ReactiveSwift.Signal<…>.Core`: the text before the first `.`, in backquotes.
+    private static func moduleName(of typeName: String) -> String {
+        let module = typeName.prefix { $0 != "." && $0 != "<" }
+        return module.isEmpty || module.count == typeName.count ? "a library" : "`\(module)`"
+    }
+
+    /// The fix for a closure (the reference at `index`, whose path ends in a closure context) that leads
+    /// back to its holder: `[weak self]` only where that compiles — the closure's context is an object
+    /// the walk read, made in a method of the class whose object it captures (that object is `self`
+    /// there). A closure formed elsewhere (a free function, a struct's method, another class's method)
+    /// gets its capture of the object made weak in words; a closure whose only capture is the object
+    /// itself (its context is that object, so where it was formed is not recorded) gets both, each with
+    /// where it applies.
+    private func closureHint(_ index: Int, edges: [Int]) -> String {
+        let reference = graph.references[index]
+        let holder = graph.nodes[reference.from]
+        let name = isSynthetic(reference.from) ? "" : reference.path.propertyName
+        let clear = name.isEmpty ? "" : ", or clear `\(name)` when done"
+        let contextNode = reference.to
+        guard graph.nodes[contextNode].kind == .closureContext else {
+            // The context is the captured object itself.
+            let captured = Self.shortTypeName(graph.nodes[contextNode].typeName)
+            return "capture the \(captured) weakly: `{ [weak self] in … }` in a method of \(captured), a `weak` "
+                + "capture-list entry elsewhere\(clear)"
+        }
+        // The class objects the context captures (directly, or inside a captured struct), in the cycle.
+        let captured = edges.map { graph.references[$0] }.filter { edge in
+            edge.from == contextNode && edge.path.steps.first.map { if case .capture = $0 { true } else { false } } == true
+                && graph.nodes[edge.to].kind == .class
+        }.map { graph.nodes[$0.to].typeName }
+        guard let function = context.formingFunction(contextNode) else {
+            let type = captured.first.map(Self.shortTypeName) ?? Self.shortTypeName(holder.typeName)
+            return "capture the \(type) weakly: `{ [weak self] in … }` in a method of \(type), a `weak` capture-list "
+                + "entry elsewhere\(clear)"
+        }
+        if captured.contains(where: { SuspectContext.isMethod(function, of: $0) }) {
+            return "capture self weakly: `{ [weak self] in … }`"
+        }
+        let type = captured.first.map(Self.shortTypeName) ?? Self.shortTypeName(holder.typeName)
+        return "make the closure's capture of the \(type) weak (a `weak` entry for it in the closure's capture list; "
+            + "`self` where it is formed, in \(Self.shortFunctionName(function)), is not the \(type))\(clear)"
+    }
+
+    /// `Editor` for `App.Editor` (in backquotes).
+    private static func shortTypeName(_ typeName: String) -> String {
+        let dot = typeName.firstIndex(of: ".")
+        let rest = dot.map { String(typeName[typeName.index(after: $0)...]) } ?? typeName
+        let module = dot.map { typeName[..<$0] } ?? ""
+        let plain = !module.isEmpty && module.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        return "`\(plain ? rest : typeName)`"
+    }
+
+    /// `wire(editor:)` for `App.wire(editor: App.Editor) -> ()` (in backquotes): the name and labels.
+    private static func shortFunctionName(_ function: String) -> String {
+        var proper = Substring(function)
+        while let range = proper.firstRange(of: " in ") {
+            proper = proper[range.upperBound...]
+        }
+        let head = proper.prefix { $0 != "(" }
+        let name = head.split(separator: ".").last.map(String.init) ?? String(head)
+        var labels = ""
+        if let open = proper.firstIndex(of: "(") {
+            var depth = 0
+            var current = ""
+            var atStart = true
+            for character in proper[proper.index(after: open)...] {
+                if character == "(" || character == "<" || character == "[" { depth += 1 }
+                if character == ")" || character == ">" || character == "]" {
+                    if depth == 0 { break }
+                    depth -= 1
+                }
+                if depth == 0 && character == ":" && atStart { labels += current.trimmingCharacters() + ":"; atStart = false; current = ""; continue }
+                if depth == 0 && character == "," { atStart = true; current = ""; continue }
+                if atStart { current.append(character) }
+            }
+        }
+        return "`\(name)(\(labels))`"
+    }
+
     /// The fix for a back-reference at `path` named `name`: `make it weak var name` when that declaration
     /// is what holds the reference (``ReferencePath/weakCandidate``), else advice that compiles.
     static func weakHint(_ path: ReferencePath, name: String) -> String {
@@ -324,5 +423,12 @@ private struct SuspectFinder {
             self.from = from
             self.to = to
         }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces.
+    fileprivate func trimmingCharacters() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

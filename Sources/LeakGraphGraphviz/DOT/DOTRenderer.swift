@@ -26,9 +26,13 @@ import LeakGraphReport
 /// - **Layout**: `dot` for graphs of up to ``Options/dotNodeLimit`` nodes (60) and
 ///   ``Options/dotEdgeLimit`` edges (90), `sfdp` beyond (see ``LayoutEngine``). A 100,000-object ring
 ///   collapses to one node and lays out in milliseconds.
-/// - **Overview**: every root cycle in its own box, four boxes to a row (object by object when the whole report has at most
-///   ``Options/fullDetailLimit`` objects, else collapsed), then the leaked objects in no cycle; once
-///   ``Options/overviewNodeLimit`` nodes are drawn, one note counts the cycles left out.
+/// - **Families**: root cycles with one fingerprint (``LeakReport/families``) are drawn once, by their first
+///   cycle, titled with their count (`Root cycle #3 and 40 more like it`); the checked code's own families
+///   come first, known library leaks last.
+/// - **Overview**: every family's first cycle in its own box, four boxes to a row (object by object when
+///   what it draws has at most ``Options/fullDetailLimit`` objects, else collapsed), then the leaked objects
+///   in no cycle; after ``Options/overviewFamilyLimit`` families, or once ``Options/overviewNodeLimit``
+///   nodes are drawn, one note counts the cycles left out (the HTML report links to each).
 public enum DOTRenderer {
     /// Size limits of the drawing.
     public struct Options: Sendable, Hashable {
@@ -46,14 +50,17 @@ public enum DOTRenderer {
         public var collapsedNodeLimit: Int
         /// The overview stops adding cycles once it has this many nodes. Default 200.
         public var overviewNodeLimit: Int
-        /// At most this many root cycles get a graph of their own (the first ones). Default 100.
+        /// At most this many families get a graph of their own (the first ones). Default 100.
         public var cycleGraphLimit: Int
+        /// The overview draws at most this many families: more boxes than this cannot be read. Default 12.
+        public var overviewFamilyLimit: Int
 
         /// Creates options; the defaults keep every graph within a second or two of layout.
         public init(
             fullDetailLimit: Int = 60, dotNodeLimit: Int = 60, dotEdgeLimit: Int = 90, collapsedNodeLimit: Int = 150,
-            overviewNodeLimit: Int = 200, cycleGraphLimit: Int = 100
+            overviewNodeLimit: Int = 200, cycleGraphLimit: Int = 100, overviewFamilyLimit: Int = 12
         ) {
+            self.overviewFamilyLimit = overviewFamilyLimit
             self.fullDetailLimit = fullDetailLimit
             self.dotNodeLimit = dotNodeLimit
             self.dotEdgeLimit = dotEdgeLimit
@@ -64,18 +71,19 @@ public enum DOTRenderer {
     }
 
     /// The graphs worth drawing for `report`: the overview first when the report has no root cycle,
-    /// several, or leaked objects outside its cycles; then one graph per root cycle (at most
-    /// ``Options/cycleGraphLimit``), in report order.
+    /// several families, or leaked objects outside its cycles; then one graph per family, of its first
+    /// cycle (at most ``Options/cycleGraphLimit``), in ``LeakReport/families`` order.
     ///
     /// - Complexity: O(*n* + *e*) per graph for *n* leaks and *e* references, plus sorting groups.
     public static func graphs(for report: LeakReport, options: Options = Options()) -> [DOTGraph] {
         let index = ReportIndex(report)
+        let families = report.families
         var result: [DOTGraph] = []
-        if report.cycles.count != 1 || !index.unlistedPositions.isEmpty {
-            result.append(overview(index, options: options))
+        if families.count != 1 || !index.unlistedPositions.isEmpty {
+            result.append(overview(index, families: families, options: options))
         }
-        for cycle in report.cycles.indices.prefix(max(0, options.cycleGraphLimit)) {
-            result.append(cycleGraph(index, cycle: cycle, options: options))
+        for family in families.prefix(max(0, options.cycleGraphLimit)) {
+            result.append(cycleGraph(index, cycle: family.representative, family: family.cycles.count, options: options))
         }
         return result
     }
@@ -90,12 +98,12 @@ public enum DOTRenderer {
 
     /// The overview of `report`: every root cycle in a box of its own, then leaked objects in no cycle.
     public static func overviewGraph(_ report: LeakReport, options: Options = Options()) -> DOTGraph {
-        overview(ReportIndex(report), options: options)
+        overview(ReportIndex(report), families: report.families, options: options)
     }
 
     // MARK: Building
 
-    static func cycleGraph(_ index: ReportIndex, cycle: Int, options: Options) -> DOTGraph {
+    static func cycleGraph(_ index: ReportIndex, cycle: Int, family: Int = 1, options: Options) -> DOTGraph {
         let report = index.report
         let value = report.cycles[cycle]
         let members = index.positions(of: value.members)
@@ -115,9 +123,10 @@ public enum DOTRenderer {
         let engine = engine(nodeCount: builder.nodes.count, edgeCount: edges.count, options: options)
 
         let summary = CycleSummary(index, members: members, held: held)
-        let title = "Root cycle #\(cycle + 1): \(summary.memberText)"
+        let alike = family > 1 ? " and \(ReportNaming.grouped(family - 1)) more like it" : ""
+        let title = "Root cycle #\(cycle + 1)\(alike): \(summary.memberText)"
         // Text after a bold run starts with a no-break space: SVG drops a leading ordinary space.
-        var label = "<B>\(DOTText.htmlEscaped("Root cycle #\(cycle + 1)"))</B>"
+        var label = "<B>\(DOTText.htmlEscaped("Root cycle #\(cycle + 1)\(alike)"))</B>"
             + DOTText.htmlEscaped("\u{A0}· \(summary.memberText)")
         if !held.isEmpty {
             label += DOTText.htmlEscaped(" · holds \(summary.heldText)")
@@ -162,15 +171,24 @@ public enum DOTRenderer {
         )
     }
 
-    static func overview(_ index: ReportIndex, options: Options) -> DOTGraph {
+    static func overview(_ index: ReportIndex, families: [LeakReport.Family], options: Options) -> DOTGraph {
         let report = index.report
         var builder = GraphBuilder(index: index)
         let unlisted = index.unlistedPositions
-        let full = report.leaks.count <= options.fullDetailLimit
+        let shown = families.prefix(max(0, options.overviewFamilyLimit))
+        let drawnObjects = shown.reduce(unlisted.count) { total, family in
+            let cycle = report.cycles[family.representative]
+            return total + cycle.members.count + cycle.holds.count
+        }
+        let full = drawnObjects <= options.fullDetailLimit
         var drawnCycles: [Int] = []
-        for (cycle, value) in report.cycles.enumerated() {
+        var drawnFamilyCycles = 0
+        for family in shown {
+            let cycle = family.representative
+            let value = report.cycles[cycle]
             let remaining = options.overviewNodeLimit - builder.nodes.count
             guard remaining > 0 else { break }
+            drawnFamilyCycles += family.cycles.count
             let members = index.positions(of: value.members)
             let memberSet = Set(members)
             let held = index.positions(of: value.holds).filter { !memberSet.contains($0) }
@@ -189,9 +207,10 @@ public enum DOTRenderer {
             if value.suppressed != nil {
                 text += "<BR/><FONT COLOR=\"\(GraphStyle.detailColor)\">suppressed by the baseline</FONT>"
             }
+            let alike = family.cycles.count > 1 ? " and \(ReportNaming.grouped(family.cycles.count - 1)) more like it" : ""
             let cluster = builder.addCluster(
-                id: "cycle-\(cycle + 1)", label: "<B>Root cycle #\(cycle + 1)</B>" + text,
-                tooltip: "Root cycle #\(cycle + 1): \(summary.memberText)"
+                id: "cycle-\(cycle + 1)", label: "<B>\(DOTText.htmlEscaped("Root cycle #\(cycle + 1)\(alike)"))</B>" + text,
+                tooltip: "Root cycle #\(cycle + 1)\(alike): \(summary.memberText)"
             )
             if full {
                 builder.addObjects(members, role: .member, cycle: cycle, cluster: cluster)
@@ -204,7 +223,7 @@ public enum DOTRenderer {
             }
             drawnCycles.append(cycle)
         }
-        let skipped = report.cycles.count - drawnCycles.count
+        let skipped = report.cycles.count - drawnFamilyCycles
         if !unlisted.isEmpty, builder.nodes.count < options.overviewNodeLimit {
             let bytes = unlisted.reduce(0) { $0 + report.leaks[$1].size }
             let cluster = builder.addCluster(

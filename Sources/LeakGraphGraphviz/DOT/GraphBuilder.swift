@@ -113,7 +113,7 @@ struct GraphBuilder {
         for position in positions where nodeOfLeak[position] == -1 {
             let leak = report.leaks[position]
             let name = index.typeName(position)
-            let site = ReportNaming.creationSite(leak.backtrace)
+            let site = ReportNaming.creationSite(of: leak)
             var detail = ReportNaming.count(leak.size, "byte")
             if let place = site?.place {
                 detail += " · " + place

@@ -6,16 +6,26 @@ import LeakGraphReport
 /// ``render(_:graphs:)`` is a pure function of the report and the graphs already rendered to SVG. The
 /// page has no external resources (styles inline, SVGs inline, no scripts, no fonts or images to load):
 ///
-/// - **Summary**: program, command line and exit status; leaked objects and bytes, root cycles, tracked
-///   and live objects.
-/// - **Root cycles table**: per cycle its number (a link to its section), members and held objects,
-///   bytes, the largest types, the fingerprint and the suspect with its fix.
-/// - **Overview** graph, when one was rendered (several cycles, or objects outside cycles).
-/// - **One section per cycle**: the suspect (reason and fix), the fingerprint, the cycle's SVG with a
-///   legend, its leak trace (the text report's section for the cycle, verbatim) and its objects'
-///   creation backtraces, grouped by type and identical backtrace (at most ``backtraceGroupLimit``
-///   groups and ``addressLimit`` addresses per group are listed, with counts of the rest).
-/// - Leaked objects outside every cycle, then the walk's diagnostics.
+/// - **Summary**: program and command line; the command's verdict and exit status when the caller knows
+///   them (``LeakGraphReport/RenderContext``), the program's own status; the checked code's own leaked
+///   objects, bytes, families and root cycles, and what known library leaks hold, apart.
+/// - **Leak families table**: one row per family (root cycles with one fingerprint,
+///   ``LeakGraphReport/LeakReport/families``), the code's own first: its first cycle's number (a link to
+///   its section) and the others', the tests that made them (at most ``tableTestLimit``, then how many
+///   more), members and held objects, bytes, the largest types, the fingerprint and the suspect with its
+///   fix. A name longer than ``nameLimit`` characters is shortened (generic arguments written `<…>`,
+///   then cut in the middle), the full name on hover. Known library leaks are rows
+///   of a collapsed part of the table.
+/// - **Overview** graph, when one was rendered (several families, or objects outside cycles), limited to
+///   what can be read (``DOTRenderer/Options/overviewFamilyLimit`` families), then a link to each family
+///   it leaves out.
+/// - **One section per family**: the suspect (reason and fix), the fingerprint, where it was found, the
+///   first cycle's SVG with a legend, its leak trace (the text report's section, verbatim) and its
+///   objects' creation backtraces, grouped by type and identical backtrace (at most
+///   ``backtraceGroupLimit`` groups and ``addressLimit`` addresses per group are listed, with counts of
+///   the rest). Known library leaks' sections are collapsed, after the code's own.
+/// - Leaked objects outside every cycle, then the walk's diagnostics, those about library internals
+///   collapsed.
 ///
 /// Every text from the report is escaped; SVGs are inserted as `<svg>` elements (Graphviz escapes their
 /// text).
@@ -26,6 +36,10 @@ public enum HTMLReport {
     public static let addressLimit = 12
     /// The most types named in a row of the cycles table.
     static let tableTypeLimit = 3
+    /// Type names longer than this are shortened in the table (the full name on hover).
+    public static let nameLimit = 72
+    /// How many tests a row of the leak families table names before "and N more".
+    static let tableTestLimit = 3
 
     /// Renders `report` as an HTML page.
     ///
@@ -36,8 +50,8 @@ public enum HTMLReport {
     /// - Returns: The page, starting with `<!DOCTYPE html>`.
     /// - Complexity: O(*n* + *e*) for *n* leaks and *e* references, plus the text report's cost and the
     ///   size of the SVGs.
-    public static func render(_ report: LeakReport, graphs: [RenderedGraph]) -> String {
-        var page = HTMLPage(index: ReportIndex(report), graphs: graphs)
+    public static func render(_ report: LeakReport, graphs: [RenderedGraph], context: RenderContext = RenderContext()) -> String {
+        var page = HTMLPage(index: ReportIndex(report), graphs: graphs, context: context)
         return page.render()
     }
 }
@@ -45,6 +59,9 @@ public enum HTMLReport {
 /// The state of one rendering of the HTML report.
 private struct HTMLPage {
     let index: ReportIndex
+    let context: RenderContext
+    /// The report's families (``LeakReport/families``), the code's own first.
+    let families: [LeakReport.Family]
     let overviewSVG: String?
     let cycleSVGs: [Int: String]
     /// The text report's section of each cycle, by position in `report.cycles`.
@@ -53,8 +70,10 @@ private struct HTMLPage {
 
     var report: LeakReport { index.report }
 
-    init(index: ReportIndex, graphs: [RenderedGraph]) {
+    init(index: ReportIndex, graphs: [RenderedGraph], context: RenderContext) {
         self.index = index
+        self.context = context
+        self.families = index.report.families
         var overview: String?
         var cycles: [Int: String] = [:]
         for rendered in graphs {
@@ -69,7 +88,8 @@ private struct HTMLPage {
     }
 
     mutating func render() -> String {
-        let program = ReportNaming.programName(report.program)
+        // A check inside a test names no program: the check itself titles the page.
+        let program = report.program.path.isEmpty ? (context.command ?? "leak check") : ReportNaming.programName(report.program)
         let summary = report.summary
         let leaks = ReportNaming.count(summary.leakedObjects, "leak")
         html.append("<!DOCTYPE html>")
@@ -85,8 +105,21 @@ private struct HTMLPage {
         renderHeader(program: program)
         renderCycleTable()
         renderOverview()
-        for cycle in report.cycles.indices {
-            renderCycle(cycle)
+        let library = families.filter { $0.standing == .knownLibraryLeak }
+        for family in families where family.standing != .knownLibraryLeak {
+            renderCycle(family.representative, family: family)
+        }
+        if !library.isEmpty {
+            let cycles = library.reduce(0) { $0 + $1.cycles.count }
+            let objects = library.reduce(0) { $0 + $1.objects }
+            html.append("<details class=\"library\" id=\"library-leaks\">")
+            html.append(
+                "<summary>Known library leaks: \(e(ReportNaming.count(cycles, "root cycle"))), "
+                    + "\(e(ReportNaming.count(objects, "object"))) <span class=\"muted\">— not your code; reported, not failing the check</span></summary>")
+            for family in library {
+                renderCycle(family.representative, family: family)
+            }
+            html.append("</details>")
         }
         renderUnlisted()
         renderDiagnostics()
@@ -105,19 +138,36 @@ private struct HTMLPage {
 
     mutating func renderHeader(program: String) {
         let summary = report.summary
+        let totals = report.totals
         let command = ReportNaming.commandLine(report.program)
         html.append("<header>")
         html.append("<h1>LeakGraph report: <span class=\"program\">\(e(program))</span></h1>")
-        html.append(
-            "<p class=\"command\"><code>\(e(command))</code> <span class=\"muted\">· exit status "
-                + "\(report.program.exitStatus)</span></p>"
-        )
+        if let checked = context.command, !report.program.path.isEmpty {
+            html.append("<p class=\"command\"><code>\(e(checked))</code></p>")
+        }
+        if !report.program.path.isEmpty {
+            let ending = report.program.signal.map { "ended by \($0), checked first" } ?? "exit status \(report.program.exitStatus)"
+            html.append(
+                "<p class=\"command\"><span class=\"muted\">Program:</span> <code>\(e(command))</code> "
+                    + "<span class=\"muted\">· \(e(ending))</span></p>")
+        }
         html.append("</header>")
-        let verdict = summary.leakedObjects > 0 ? "bad" : "good"
+        let verdict = totals.ownObjects > 0 ? "bad" : "good"
+        if context.verdict != nil || context.exitStatus != nil {
+            var text = context.verdict.map { e($0) } ?? ""
+            if let status = context.exitStatus, context.verdict?.contains("exit status \(status)") != true {
+                text += (text.isEmpty ? "" : " · ") + "exit status \(status)"
+            }
+            html.append("<p class=\"verdict \(verdict)\">\(text)</p>")
+        }
         html.append("<section class=\"stats\">")
-        html.append(stat(summary.leakedObjects, summary.leakedObjects == 1 ? "leaked object" : "leaked objects", verdict))
-        html.append(stat(summary.leakedBytes, summary.leakedBytes == 1 ? "byte leaked" : "bytes leaked", verdict))
-        html.append(stat(summary.rootCycles, summary.rootCycles == 1 ? "root cycle" : "root cycles", verdict))
+        html.append(stat(totals.ownObjects, totals.ownObjects == 1 ? "leaked object of your code" : "leaked objects of your code", verdict))
+        html.append(stat(totals.ownBytes, totals.ownBytes == 1 ? "byte leaked" : "bytes leaked", verdict))
+        html.append(stat(totals.ownFamilies, totals.ownFamilies == 1 ? "leak family" : "leak families", verdict))
+        html.append(stat(totals.ownCycles, totals.ownCycles == 1 ? "root cycle" : "root cycles", verdict))
+        if totals.libraryCycles > 0 {
+            html.append(stat(totals.libraryObjects, "objects in known library leaks (not your code)", ""))
+        }
         html.append(stat(summary.trackedObjects, "objects tracked", ""))
         html.append(stat(summary.liveObjects, "live objects walked", ""))
         html.append("</section>")
@@ -140,44 +190,99 @@ private struct HTMLPage {
     mutating func renderCycleTable() {
         guard !report.cycles.isEmpty else { return }
         html.append("<section>")
-        html.append("<h2>Root cycles</h2>")
+        html.append("<h2>Leak families <small>root cycles with one fingerprint, your code's first</small></h2>")
         html.append("<table class=\"cycles\">")
-        html.append(
-            "<thead><tr><th>Cycle</th><th class=\"num\">Objects</th><th class=\"num\">Held</th>"
-                + "<th class=\"num\">Bytes</th><th>Types</th><th>Fingerprint</th><th>Suspect</th></tr></thead>"
-        )
+        let head = "<thead><tr><th>Cycles</th><th>Found in</th><th class=\"num\">Objects</th><th class=\"num\">Held</th>"
+            + "<th class=\"num\">Bytes</th><th>Types</th><th>Fingerprint</th><th>Suspect</th></tr></thead>"
+        html.append(head)
         html.append("<tbody>")
-        for (cycle, value) in report.cycles.enumerated() {
-            let (members, held) = parts(of: value)
-            let bytes = (members + held).reduce(0) { $0 + report.leaks[$1].size }
-            // The cycle's own types always show; the held ones up to the limit.
-            func listed(_ groups: [TypeTally], limit: Int) -> String {
-                let shown = groups.prefix(limit).map { "\($0.type) × \(ReportNaming.grouped($0.count))" }
-                return (shown + (groups.count > limit ? ["…"] : [])).joined(separator: ", ")
-            }
-            var typeText = listed(typeGroups(members), limit: .max)
-            if !held.isEmpty {
-                typeText += "; holds " + listed(typeGroups(held), limit: HTMLReport.tableTypeLimit)
-            }
-            let fingerprint = value.fingerprint.map { "<code>\(e($0))</code>" } ?? "<span class=\"muted\">—</span>"
-            let suspect = value.knownLibraryLeak != nil ? "<span class=\"muted\">not your code</span>"
-                : value.suspect.map { suspect in
-                    "<code>\(e(suspectName(value)))</code><br><span class=\"hint\">\(CodeSpans.html(suspect.hint))</span>"
-                } ?? "<span class=\"muted\">—</span>"
-            var tag = value.suppressed == nil ? "" : " <span class=\"suppressed-tag\">suppressed</span>"
-            if value.knownLibraryLeak != nil { tag += " <span class=\"suppressed-tag\">library</span>" }
-            let greyed = value.suppressed != nil || value.knownLibraryLeak != nil
-            html.append(
-                "<tr\(greyed ? " class=\"suppressed\"" : "")><td><a href=\"#cycle-\(cycle + 1)\">#\(cycle + 1)</a>\(tag)</td>"
-                    + "<td class=\"num\">\(ReportNaming.grouped(members.count))</td>"
-                    + "<td class=\"num\">\(ReportNaming.grouped(held.count))</td>"
-                    + "<td class=\"num\">\(ReportNaming.grouped(bytes))</td>"
-                    + "<td class=\"types\">\(e(typeText))</td><td>\(fingerprint)</td><td>\(suspect)</td></tr>"
-            )
+        for family in families where family.standing != .knownLibraryLeak {
+            html.append(familyRow(family))
         }
         html.append("</tbody>")
+        let library = families.filter { $0.standing == .knownLibraryLeak }
+        if !library.isEmpty {
+            let cycles = library.reduce(0) { $0 + $1.cycles.count }
+            html.append(
+                "<tbody class=\"library-rows\"><tr><td colspan=\"8\"><details><summary>"
+                    + "\(e(ReportNaming.count(cycles, "known library leak"))) — not your code</summary><table class=\"cycles\">")
+            for family in library {
+                html.append(familyRow(family))
+            }
+            html.append("</table></details></td></tr></tbody>")
+        }
         html.append("</table>")
         html.append("</section>")
+    }
+
+    /// The table row of `family`.
+    func familyRow(_ family: LeakReport.Family) -> String {
+        let cycle = family.representative
+        let value = report.cycles[cycle]
+        let (members, held) = parts(of: value)
+        // The cycle's own types always show; the held ones up to the limit.
+        func listed(_ groups: [TypeTally], limit: Int) -> String {
+            let shown = groups.prefix(limit).map { "\(name($0.type)) × \(ReportNaming.grouped($0.count))" }
+            return (shown + (groups.count > limit ? ["…"] : [])).joined(separator: ", ")
+        }
+        var typeText = listed(typeGroups(members), limit: .max)
+        if !held.isEmpty {
+            typeText += "; holds " + listed(typeGroups(held), limit: HTMLReport.tableTypeLimit)
+        }
+        let fingerprint = value.fingerprint.map { "<code>\(e($0))</code>" } ?? "<span class=\"muted\">—</span>"
+        let suspect = value.knownLibraryLeak != nil ? "<span class=\"muted\">not your code</span>"
+            : value.suspect.map { suspect in
+                "<code>\(name(suspectName(value)))</code><br><span class=\"hint\">\(CodeSpans.html(suspect.hint, abbreviating: name))</span>"
+            } ?? "<span class=\"muted\">—</span>"
+        var tag = value.suppressed == nil ? "" : " <span class=\"suppressed-tag\">suppressed</span>"
+        if value.knownLibraryLeak != nil { tag += " <span class=\"suppressed-tag\">library</span>" }
+        var numbers = "<a href=\"#cycle-\(cycle + 1)\">#\(cycle + 1)</a>\(tag)"
+        if family.cycles.count > 1 {
+            numbers += "<br><span class=\"muted\">and \(ReportNaming.grouped(family.cycles.count - 1)) more like it</span>"
+        }
+        let found = foundCell(family)
+        let greyed = value.suppressed != nil || value.knownLibraryLeak != nil
+        return "<tr\(greyed ? " class=\"suppressed\"" : "")><td>\(numbers)</td>"
+            + "<td class=\"found\">\(found)</td>"
+            + "<td class=\"num\">\(ReportNaming.grouped(family.cycles.count > 1 ? family.objects : members.count))</td>"
+            + "<td class=\"num\">\(ReportNaming.grouped(family.cycles.count > 1 ? family.objects - members.count * family.cycles.count : held.count))</td>"
+            + "<td class=\"num\">\(ReportNaming.grouped(family.bytes))</td>"
+            + "<td class=\"types\">\(typeText)</td><td>\(fingerprint)</td><td class=\"suspect-cell\">\(suspect)</td></tr>"
+    }
+
+    /// A type name (or a reference, `Type.path`) for the table: escaped; past ``HTMLReport/nameLimit``
+    /// characters its generic arguments are written `<…>` (`Publishers.Zip4<…>.(private).Inner<…>`), and
+    /// what is still too long is cut in the middle; the full name on hover.
+    func name(_ type: String) -> String {
+        guard type.count > HTMLReport.nameLimit else { return e(type) }
+        var short = ReportNaming.genericArgumentsElided(type)
+        if short.count > HTMLReport.nameLimit {
+            short = short.prefix(HTMLReport.nameLimit / 2) + "…" + short.suffix(HTMLReport.nameLimit / 2 - 1)
+        }
+        return "<abbr title=\"\(e(type))\">\(e(short))</abbr>"
+    }
+
+    /// The table's "Found in" cell of `family`: the tests, one a line, at most
+    /// ``HTMLReport/tableTestLimit`` then how many more (all of them on hover); "outside any test"; or the run.
+    func foundCell(_ family: LeakReport.Family) -> String {
+        let cycles = family.cycles.map { report.cycles[$0] }
+        var tests: [String] = []
+        var outside = false
+        var observed = false
+        for cycle in cycles {
+            guard let names = cycle.tests else { continue }
+            observed = true
+            if names.isEmpty { outside = true }
+            for test in names where !tests.contains(test) { tests.append(test) }
+        }
+        guard observed else { return e(ReportNaming.foundIn(cycles) ?? "—") }
+        var lines = tests.prefix(HTMLReport.tableTestLimit).map { e($0) }
+        if tests.count > HTMLReport.tableTestLimit {
+            let more = tests.count - HTMLReport.tableTestLimit
+            lines.append("<abbr class=\"muted\" title=\"\(e(tests.joined(separator: "\n")))\">and \(more) more</abbr>")
+        }
+        if outside { lines.append("<span class=\"muted\">outside any test</span>") }
+        return lines.joined(separator: "<br>")
     }
 
     // MARK: Graphs
@@ -190,6 +295,14 @@ private struct HTMLPage {
         html.append("<div class=\"graph-frame\">\n\(svg)\n</div>")
         html.append(legend)
         html.append("</figure>")
+        let rest = families.dropFirst(DOTRenderer.Options().overviewFamilyLimit)
+        if !rest.isEmpty {
+            let links = rest.map { family in
+                "<a href=\"#cycle-\(family.representative + 1)\">#\(family.representative + 1)</a>"
+                    + (family.cycles.count > 1 ? " <span class=\"muted\">×\(ReportNaming.grouped(family.cycles.count))</span>" : "")
+            }
+            html.append("<p class=\"more-families\">Not drawn in the overview: \(links.joined(separator: ", "))</p>")
+        }
         html.append("</section>")
     }
 
@@ -209,7 +322,7 @@ private struct HTMLPage {
 
     // MARK: Cycles
 
-    mutating func renderCycle(_ cycle: Int) {
+    mutating func renderCycle(_ cycle: Int, family: LeakReport.Family? = nil) {
         let value = report.cycles[cycle]
         let (members, held) = parts(of: value)
         let summary = CycleSummary(index, members: members, held: held)
@@ -222,7 +335,19 @@ private struct HTMLPage {
         if value.isOrphan, let member = members.first {
             subtitle += " · orphan: \(ReportNaming.orphanText(report.leaks[member]))"
         }
-        html.append("<h2>Root cycle #\(cycle + 1) <small>\(e(subtitle))</small></h2>")
+        let others = family.map { Array($0.cycles.dropFirst()) } ?? []
+        let alike = others.isEmpty ? "" : " and \(ReportNaming.grouped(others.count)) more like it"
+        html.append("<h2>Root cycle #\(cycle + 1)\(alike) <small>\(e(subtitle))</small></h2>")
+        // Every cycle of the family has its anchor here, so a link to any of them lands on the family.
+        for other in others {
+            html.append("<span class=\"anchor\" id=\"cycle-\(other + 1)\"></span>")
+        }
+        if let family, let found = ReportNaming.foundIn(family.cycles.map { report.cycles[$0] }) {
+            let numbers = others.isEmpty ? ""
+                : " <span class=\"muted\">(root cycles #\(([cycle] + others).prefix(20).map { String($0 + 1) }.joined(separator: ", #"))"
+                    + (family.cycles.count > 20 ? ", …" : "") + ")</span>"
+            html.append("<p class=\"found\">\(e(found)).\(numbers)</p>")
+        }
         if let suppressed = value.suppressed {
             let place = suppressed.line.map { "\(suppressed.baseline), line \($0)" } ?? suppressed.baseline
             html.append(
@@ -328,12 +453,14 @@ private struct HTMLPage {
             if group.backtrace.isEmpty {
                 html.append("<p class=\"muted\">No creation backtrace was recorded.</p>")
             } else {
-                let site = ReportNaming.creationSite(group.backtrace)
+                let site = ReportNaming.creationSite(of: report.leaks[group.positions[0]])
                 var marked = false
                 html.append("<ol class=\"frames\">")
                 for frame in group.backtrace {
                     let place = frame.file.map { ReportNaming.place(file: $0, line: frame.line) }
-                    let isSite = !marked && site.map { $0.function == frame.function && $0.place == place } == true
+                    let isSite = !marked && site.map {
+                        $0.function == frame.function && ($0.place == place || $0.place == frame.file.map { ReportNaming.place(file: $0, line: nil) })
+                    } == true
                     marked = marked || isSite
                     var item = "<li\(isSite ? " class=\"site\"" : "")><code>\(e(frame.function))</code>"
                     if let file = frame.file, let place {
@@ -381,14 +508,30 @@ private struct HTMLPage {
             "<p class=\"muted\">What these objects reference counts as held from outside, so a leak there can "
                 + "be missed (never invented).</p>"
         )
-        html.append("<table><thead><tr><th>Type</th><th>Reason</th><th class=\"num\">Objects</th></tr></thead><tbody>")
-        for diagnostic in report.diagnostics {
-            html.append(
-                "<tr><td><code>\(e(diagnostic.typeName))</code></td><td>\(e(diagnostic.reason))</td>"
-                    + "<td class=\"num\">\(ReportNaming.grouped(diagnostic.objectCount))</td></tr>"
-            )
+        let library = report.diagnostics.filter { ReportNaming.library(of: $0) != nil }
+        let own = report.diagnostics.filter { ReportNaming.library(of: $0) == nil }
+        func table(_ diagnostics: [WalkDiagnostic]) {
+            html.append("<table><thead><tr><th>Type</th><th>Reason</th><th class=\"num\">Objects</th></tr></thead><tbody>")
+            for diagnostic in diagnostics {
+                html.append(
+                    "<tr><td class=\"types\"><code>\(name(diagnostic.typeName))</code></td><td>\(e(diagnostic.reason))"
+                        + (diagnostic.site.map { "<br><span class=\"muted\">one made at \(e($0))</span>" } ?? "") + "</td>"
+                        + "<td class=\"num\">\(ReportNaming.grouped(diagnostic.objectCount))</td></tr>"
+                )
+            }
+            html.append("</tbody></table>")
         }
-        html.append("</tbody></table>")
+        if !own.isEmpty {
+            table(own)
+        }
+        if !library.isEmpty {
+            let objects = library.reduce(0) { $0 + $1.objectCount }
+            html.append(
+                "<details><summary>\(e(ReportNaming.count(objects, "object"))) of the Swift runtime's, Foundation's, Dispatch's "
+                    + "and the test libraries' internals</summary>")
+            table(library)
+            html.append("</details>")
+        }
         html.append("</section>")
     }
 

@@ -63,7 +63,22 @@ enum HTMLStyle {
         .line.suspect-edge { height: 4px; background: red; }
         pre.trace { background: #f6f8fa; border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px;
           white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.45; margin: 0; }
-        td.types { min-width: 200px; }
+        td.types { min-width: 200px; overflow-wrap: anywhere; word-break: break-word; }
+        td.suspect-cell, td.found { overflow-wrap: anywhere; word-break: break-word; }
+        td.found { min-width: 14em; font-size: 13px; }
+        td.suspect-cell { min-width: 13em; }
+        td.suspect-cell code, td.types code { white-space: normal; }
+        table.cycles { table-layout: auto; }
+        abbr[title] { text-decoration: underline dotted; cursor: help; }
+        .suspect p, h2, .found { overflow-wrap: anywhere; }
+        .found { margin: 0 0 12px; }
+        .verdict.bad { background: #fff1f0; border: 1px solid var(--red); border-radius: 10px; padding: 12px 16px;
+          font-weight: 600; color: var(--red); }
+        details.library { margin: 0 0 20px; }
+        details.library > summary { cursor: pointer; font-weight: 600; padding: 10px 0; }
+        tbody.library-rows td { padding: 0; border: none; }
+        tbody.library-rows summary { cursor: pointer; color: var(--muted); padding: 7px 10px; }
+        .more-families { margin: 10px 0 0; }
         details.objects { margin-top: 16px; }
         details.objects summary { cursor: pointer; font-weight: 600; }
         .object-group { border-top: 1px solid var(--line); padding: 10px 0 4px; }

@@ -24,6 +24,13 @@ enum CodeSpans {
         }.joined()
     }
 
+    /// `text` as HTML, each code span in `<code>` as `abbreviating` writes it (already escaped).
+    static func html(_ text: String, abbreviating: (String) -> String) -> String {
+        split(text).map { run in
+            run.isCode ? "<code>\(abbreviating(String(run.text)))</code>" : HTMLText.escaped(String(run.text))
+        }.joined()
+    }
+
     /// `text` for plain-text places without markup (Graphviz tooltips): each code span in single
     /// quotation marks, ‘weak var owner’.
     static func plain(_ text: String) -> String {

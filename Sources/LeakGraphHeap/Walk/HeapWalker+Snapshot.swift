@@ -15,11 +15,13 @@ extension HeapWalker {
     /// left `false`).
     ///
     /// `record` must give the same records as for the scan, and their memory must still be readable.
+    /// `progress`, when given, is told every 65,536 objects how many have been read.
     ///
     /// - Complexity: O(*n* log *n* + *r* log *n*) for *n* objects and *r* references; about 40 bytes per
     ///   object and 12 per reference.
     public func snapshotTables(
-        of scan: HeapScan, address: (Int) -> UInt, record: (Int) -> HeapObjectRecord
+        of scan: HeapScan, address: (Int) -> UInt, record: (Int) -> HeapObjectRecord,
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) -> HeapSnapshot {
         let count = scan.liveObjects
         var snapshot = HeapSnapshot(info: HeapSnapshot.Info(programPath: ""))
@@ -58,15 +60,20 @@ extension HeapWalker {
         }
         for node in 0 ..< count {
             defer { snapshot.references.endObject() }
+            if node % 65_536 == 0 { progress?(node, count) }
             let plan = scan.plan(of: node)
             guard !plan.slots.isEmpty || plan.tail != nil || suspendedForever.contains(node) || resumptionsByResumer[node] != nil,
                 let object = UnsafeRawPointer(bitPattern: UInt(snapshot.objects.address[node]))
             else { continue }
             var pending = resumptionsByResumer[node] ?? []
+            // References mostly point near their source (objects made together lie together): search
+            // outward from it when the index holds the addresses.
+            let near = scan.index.holdsAddresses ? scan.recordPosition(ofNode: node) : -1
             scanner.scan(
                 object: object, plan: plan,
                 found: { path, ownership, target, targetIsBox in
-                    guard let targetNode = scan.index.node(at: target, address: address) else { return }
+                    guard let targetNode = near >= 0 ? scan.index.node(at: target, near: near) : scan.index.node(at: target, address: address)
+                    else { return }
                     if ownership == .strong, let at = pending.firstIndex(where: { $0.storage == targetNode }) {
                         let resumption = pending.remove(at: at)
                         let interned = table.intern(path.appending(.resumesTask), ownership: .strong)

@@ -105,12 +105,28 @@ public struct SnapshotPathTable: Sendable {
     /// An empty table.
     public init() {}
 
+    /// Recently interned paths by the identity of their step storage: a type's slots share their paths'
+    /// storage, so most references are found here without hashing their steps. Each entry keeps its
+    /// steps alive, so no other path's storage can take the same address while it is cached.
+    private var recent = [(steps: [PathStep], ownership: Ownership, index: Int)?](repeating: nil, count: Self.recentSlots)
+    private static let recentSlots = 256
+
     /// The path index and element of a reference stored at `path` with `ownership`.
     public mutating func intern(_ path: ReferencePath, ownership: Ownership) -> (path: Int, element: Int?) {
         if case .element(let element) = path.steps.first {
             return (intern(steps: ReferencePath(Array(path.steps.dropFirst())), ownership: ownership), element)
         }
-        return (intern(steps: path, ownership: ownership), nil)
+        let identity = path.steps.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        guard identity != 0 else { return (intern(steps: path, ownership: ownership), nil) }
+        let slot = Int((identity >> 4) % UInt(Self.recentSlots))
+        if let entry = recent[slot], entry.ownership == ownership,
+            entry.steps.withUnsafeBufferPointer({ UInt(bitPattern: $0.baseAddress) }) == identity
+        {
+            return (entry.index, nil)
+        }
+        let index = intern(steps: path, ownership: ownership)
+        recent[slot] = (path.steps, ownership, index)
+        return (index, nil)
     }
 
     /// The index of the path with `steps` (after any element) and `ownership`.

@@ -39,6 +39,32 @@ public enum ReportNaming {
         return isIdentifier && !rest.isEmpty ? String(rest) : type
     }
 
+    /// `OpenCombine.Publishers.Last<A, B>.(private).Inner<C>` → `OpenCombine.Publishers.Last<…>.(private).Inner<…>`:
+    /// each outermost generic argument list written `<…>` (the `>` of a function type's `->` inside one
+    /// does not close it), to name what types that differ only in their arguments share.
+    public static func genericArgumentsElided(_ type: String) -> String {
+        var result = ""
+        var depth = 0
+        var previous: Character?
+        for character in type {
+            defer { previous = character }
+            switch character {
+            case "<":
+                if depth == 0 { result += "<…" }
+                depth += 1
+                continue
+            case ">" where previous != "-" && depth > 0:
+                depth -= 1
+                if depth == 0 { result.append(">") }
+                continue
+            default:
+                break
+            }
+            if depth == 0 { result.append(character) }
+        }
+        return result
+    }
+
     // MARK: References
 
     /// `DummyObject.next`, or `Array[2]` when the path starts with a subscript: a reference as its source's
@@ -82,22 +108,45 @@ public enum ReportNaming {
     /// - Returns: The site, or `nil` for an empty backtrace.
     /// - Complexity: O(*f*) for *f* frames.
     public static func creationSite(_ backtrace: [LeakReport.Frame]) -> CreationSite? {
-        func realFile(_ frame: LeakReport.Frame) -> String? {
-            guard let file = frame.file, !file.isEmpty, !file.hasPrefix("<") else { return nil }
-            return file
-        }
-        func realLine(_ frame: LeakReport.Frame) -> Int? {
-            guard let line = frame.line, line > 0 else { return nil }
-            return line
-        }
-        let placed = backtrace.first {
-            realFile($0) != nil && realLine($0) != nil && !isCompilerGenerated($0.function)
-        }
+        let placed = placedFrame(backtrace)
         guard let frame = placed ?? backtrace.first(where: { realFile($0) != nil }) ?? backtrace.first else {
             return nil
         }
         guard let file = realFile(frame) else { return CreationSite(place: nil, function: frame.function) }
         return CreationSite(place: place(file: file, line: realLine(frame)), function: frame.function)
+    }
+
+    /// The creation site of a leaked object: ``creationSite(_:)`` of its backtrace, except for a box
+    /// (a captured `var`) or a closure context, which the compiler allocates in code without a line of
+    /// its own: the innermost frame that is not compiler-generated is the function that made it, even
+    /// without a line (`created in makeConsole()`, with its file when known) — the next frame with a line
+    /// is its caller, the wrong function.
+    public static func creationSite(of leak: LeakReport.Leak) -> CreationSite? {
+        let boxOrContext = leak.kind == ObjectKind.box.rawValue || leak.kind == ObjectKind.closureContext.rawValue
+        if boxOrContext, let own = leak.backtrace.first(where: { !isCompilerGenerated($0.function) }), realLine(own) == nil,
+            !own.function.hasPrefix("0x")
+        {
+            return CreationSite(place: realFile(own).map { place(file: $0, line: nil) }, function: own.function)
+        }
+        return creationSite(leak.backtrace)
+    }
+
+    /// The frame a creation site is placed at: the first with a real source file and line that is not
+    /// compiler-generated (see ``creationSite(_:)``), or `nil`.
+    public static func placedFrame(_ backtrace: [LeakReport.Frame]) -> LeakReport.Frame? {
+        backtrace.first { realFile($0) != nil && realLine($0) != nil && !isCompilerGenerated($0.function) }
+    }
+
+    /// A frame's file when it is a real one (not empty, not a compiler's `<…>` stand-in).
+    static func realFile(_ frame: LeakReport.Frame) -> String? {
+        guard let file = frame.file, !file.isEmpty, !file.hasPrefix("<") else { return nil }
+        return file
+    }
+
+    /// A frame's line when it is a real one (above 0).
+    static func realLine(_ frame: LeakReport.Frame) -> Int? {
+        guard let line = frame.line, line > 0 else { return nil }
+        return line
     }
 
     /// Remembers the creation site of the last backtrace asked for: objects made at one place have equal
@@ -158,6 +207,62 @@ public enum ReportNaming {
         }.map { TypeTally(type: $0.key, count: $0.value.count, bytes: $0.value.bytes) }
     }
 
+    // MARK: Where a cycle was found
+
+    /// Where a root cycle was found, in one sentence without a final period: the tests that made it and
+    /// the run (`Found in RoomTests.testJoin (XCTest run)`, `Made outside any test (XCTest run)`), the
+    /// run alone when tests were not observed (`Found in the Swift Testing run`), or `nil` when the
+    /// report knows neither.
+    public static func foundIn(_ cycle: LeakReport.Cycle) -> String? {
+        let run = cycle.run.map { " (\($0) run)" } ?? ""
+        guard let tests = cycle.tests else {
+            return cycle.run.map { "Found in the \($0) run" }
+        }
+        guard !tests.isEmpty else { return "Made outside any test" + run }
+        return "Found in " + list(tests) + run
+    }
+
+    /// Where the root cycles of one family were found: every test that made one, by run
+    /// (`Found in A and B (XCTest run) and C() (Swift Testing run)`), with `outside any test` when some
+    /// were made outside tests; the runs alone when tests were not observed; `nil` when the report
+    /// knows neither.
+    public static func foundIn(_ cycles: [LeakReport.Cycle]) -> String? {
+        guard cycles.count > 1 else { return cycles.first.flatMap(foundIn) }
+        var runs: [String?] = []
+        var testsOfRun: [String?: [String]] = [:]
+        var outsideTests = false
+        var observed = false
+        for cycle in cycles {
+            if !runs.contains(cycle.run) { runs.append(cycle.run) }
+            guard let tests = cycle.tests else { continue }
+            observed = true
+            if tests.isEmpty { outsideTests = true }
+            for test in tests where testsOfRun[cycle.run, default: []].contains(test) == false {
+                testsOfRun[cycle.run, default: []].append(test)
+            }
+        }
+        guard observed else {
+            let named = runs.compactMap { $0 }
+            return named.isEmpty ? nil : "Found in the " + list(named) + (named.count == 1 ? " run" : " runs")
+        }
+        var parts: [String] = []
+        for run in runs {
+            guard let tests = testsOfRun[run], !tests.isEmpty else { continue }
+            parts.append(list(tests, limit: 8) + (run.map { " (\($0) run)" } ?? ""))
+        }
+        if outsideTests { parts.append("outside any test") }
+        return (parts.first == "outside any test" ? "Made " : "Found in ") + list(parts, limit: parts.count)
+    }
+
+    /// `a`, `a and b`, `a, b and c`; past `limit` names, `a, b, … and N more`.
+    public static func list(_ items: [String], limit: Int = 5) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        if items.count > limit {
+            return items.prefix(limit).joined(separator: ", ") + " and \(grouped(items.count - limit)) more"
+        }
+        return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+    }
+
     // MARK: Numbers and words
 
     /// `12,345`: the decimal digits in groups of three, `-` before a negative value.
@@ -185,6 +290,11 @@ public enum ReportNaming {
     /// `1 leak`, `12 leaks`, `1,024 bytes`: ``grouped(_:)`` and `noun`, with an `s` unless `value` is 1.
     public static func count(_ value: Int, _ noun: String) -> String {
         "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
+    }
+
+    /// `1 leak family`, `2 leak families`: ``grouped(_:)`` and `noun`, or `plural` unless `value` is 1.
+    public static func count(_ value: Int, _ noun: String, plural: String) -> String {
+        "\(grouped(value)) \(value == 1 ? noun : plural)"
     }
 
     // MARK: The program

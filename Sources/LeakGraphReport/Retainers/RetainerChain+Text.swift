@@ -46,7 +46,7 @@ extension RetainerChain {
         }
         for link in links.dropFirst() {
             let label = link.label ?? "?"
-            if label.hasPrefix("["), let last = parts.last, parts.count > 1 || holder.shortGlobalName != nil {
+            if link.path?.startsWithSubscript == true, let last = parts.last, parts.count > 1 || holder.shortGlobalName != nil {
                 parts[parts.count - 1] = last + label
             } else {
                 parts.append(label)

@@ -15,16 +15,52 @@ public struct RetainerChain: Sendable, Codable, Hashable {
         public var address: String
         /// Its strong retain count when the chain was taken.
         public var retainCount: Int
-        /// The label of the strong reference from the previous object of the chain to this one
-        /// (`observers`, `[3]`, `handler (closure)`); `nil` for the root.
-        public var label: String?
+        /// Where the strong reference from the previous object of the chain to this one is stored
+        /// (`observers`, `[3]`, `handler (closure)`); `nil` for the root. Read from JSON written before
+        /// paths were stored as one ``LeakGraphModel/PathStep/label(_:)`` step holding its label.
+        public var path: ReferencePath?
+
+        /// The reference's label: its path's text (``LeakGraphModel/ReferencePath/text``); `nil` for the root.
+        public var label: String? { path?.text }
 
         /// Creates a link.
-        public init(type: String, address: String, retainCount: Int, label: String? = nil) {
+        public init(type: String, address: String, retainCount: Int, path: ReferencePath? = nil) {
             self.type = type
             self.address = address
             self.retainCount = retainCount
-            self.label = label
+            self.path = path
+        }
+
+        /// Creates a link whose reference is known by its label alone.
+        public init(type: String, address: String, retainCount: Int, label: String?) {
+            self.init(type: type, address: address, retainCount: retainCount, path: label.map { [.label($0)] })
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case type, address, retainCount, label, path
+        }
+
+        /// Reads a link; one written before paths were stored gets its label as a one-step path.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = try container.decode(String.self, forKey: .type)
+            address = try container.decode(String.self, forKey: .address)
+            retainCount = try container.decode(Int.self, forKey: .retainCount)
+            if let path = try container.decodeIfPresent(ReferencePath.self, forKey: .path) {
+                self.path = path
+            } else {
+                path = try container.decodeIfPresent(String.self, forKey: .label).map { [.label($0)] }
+            }
+        }
+
+        /// Writes the link with both its `label` (the path's text) and its `path` (the steps).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(type, forKey: .type)
+            try container.encode(address, forKey: .address)
+            try container.encode(retainCount, forKey: .retainCount)
+            try container.encodeIfPresent(label, forKey: .label)
+            try container.encodeIfPresent(path, forKey: .path)
         }
     }
 

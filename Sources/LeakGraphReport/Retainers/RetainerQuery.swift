@@ -11,23 +11,26 @@ public struct RetainerQuery: Sendable, Codable, Hashable {
     public var leaked: Int
     /// A chain for each object a root reaches (at most the limit asked for).
     public var chains: [RetainerChain]
+    /// The types (full names) of the live objects matched, each once, sorted (additional field, absent
+    /// in reports written before it).
+    public var matchedTypes: [String]?
 
     /// Creates a query's answer.
-    public init(type: String, matched: Int, leaked: Int, chains: [RetainerChain]) {
+    public init(type: String, matched: Int, leaked: Int, chains: [RetainerChain], matchedTypes: [String]? = nil) {
         self.type = type
         self.matched = matched
         self.leaked = leaked
         self.chains = chains
+        self.matchedTypes = matchedTypes
     }
 }
 
 extension LeakReport {
-    /// The retainer chains this report holds for objects of `type` (full name, or without its module),
-    /// from ``why`` (`leakgraph run --why TYPE`): why each is alive. Empty when the report was not
-    /// asked about that type or no object of it is held by a root.
+    /// The retainer chains this report holds for objects of `type` (any spelling ``TypeNameQuery``
+    /// accepts), from ``why`` (`leakgraph run --why TYPE`): why each is alive. Empty when the report was
+    /// not asked about that type or no object of it is held by a root.
     public func retainers(of type: String) -> [RetainerChain] {
-        (why ?? []).flatMap(\.chains).filter { chain in
-            chain.target.type == type || ReportNaming.shortName(chain.target.type) == type
-        }
+        let query = TypeNameQuery(type)
+        return (why ?? []).flatMap(\.chains).filter { query.matches($0.target.type) }
     }
 }

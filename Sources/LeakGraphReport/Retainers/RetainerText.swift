@@ -14,6 +14,11 @@ public enum RetainerText {
     /// `— 3 live objects: 1 leaked (see the leaks above), 2 held by a root` and the like.
     private static func counts(of query: RetainerQuery) -> String {
         guard query.matched > 0 else { return "— no live object of this type." }
+        let types = query.matchedTypes ?? []
+        // The types are listed when the name stood for more than one, or for one it does not spell.
+        let spelled = types.count == 1 && (types[0] == query.type || ReportNaming.shortName(types[0]) == query.type)
+        let named = types.count > 1 || (types.count == 1 && !spelled)
+            ? "\(ReportNaming.count(types.count, "type")) (\(types.map(ReportNaming.shortName).joined(separator: ", "))), " : ""
         var parts: [String] = []
         if query.leaked > 0 {
             parts.append("\(query.leaked) leaked (see the leaks above)")
@@ -23,6 +28,6 @@ public enum RetainerText {
             let shown = query.chains.count < held ? ", \(query.chains.count) shown" : ""
             parts.append("\(held) held by a root\(shown)")
         }
-        return "— \(ReportNaming.count(query.matched, "live object")): " + parts.joined(separator: ", ")
+        return "— \(named)\(ReportNaming.count(query.matched, "live object")): " + parts.joined(separator: ", ")
     }
 }

@@ -73,7 +73,8 @@ extension SnapshotSite {
             let group = groupOf[object].map { " (root cycle, <a href=\"/dominators/group-\($0)\">in the dominator tree</a>)" } ?? ""
             return "<h2>Why is it alive?</h2><p>It is leaked: no root reaches it\(group). <a href=\"/leaks\">See the leaks.</a></p>\n"
         }
-        guard let chain = snapshot.retainerChain(to: object, strong: strong, reversed: reversed) else {
+        let indexes = indexes
+        guard let chain = snapshot.retainerChain(to: object, strong: indexes.strong, reversed: indexes.reversed) else {
             return "<h2>Why is it alive?</h2><p>No root reaches it over strong references.</p>\n"
         }
         var html = "<h2>Why is it alive?</h2><p>The shortest chain of strong references from a root: held by "
@@ -110,11 +111,12 @@ extension SnapshotSite {
         var notes: [NeighbourhoodGraph.Node] = []
         var noteEdges: [(from: Int, noteIndex: Int, outward: Bool)] = []
         var frontier = [object]
+        let indexes = indexes
         for _ in 0 ..< hops {
             var next: [Int] = []
             for node in frontier {
                 let outward = snapshot.references.range(of: node).map { Int(snapshot.references.targets[$0]) }
-                let inward = (Int(targetOffsets[node]) ..< Int(targetOffsets[node + 1])).map { Int(incoming[$0].source) }
+                let inward = indexes.retainers(of: node).map { Int($0.source) }
                 for (neighbours, isOutward) in [(outward, true), (inward, false)] {
                     var added = 0
                     var skipped = 0
@@ -188,11 +190,10 @@ extension SnapshotSite {
                 + "<td>\(snapshot.ownership(ofReference: reference).rawValue)</td><td>\(objectLink(target)) \(badges(target))</td></tr>"
         }
         html += "</tbody></table>"
-        let inward = Int(targetOffsets[object]) ..< Int(targetOffsets[object + 1])
+        let inward = indexes.retainers(of: object)
         html += "<h2>Retainers in (\(number(inward.count)))</h2><table id=\"retainers\"><thead><tr><th>Object</th><th>Path</th>"
             + "<th>Ownership</th></tr></thead><tbody>"
-        for position in inward.prefix(Self.referenceRowLimit) {
-            let (source, reference) = incoming[position]
+        for (source, reference) in inward.prefix(Self.referenceRowLimit) {
             html += "<tr><td>\(objectLink(Int(source))) \(badges(Int(source)))</td>"
                 + "<td><code>\(escape(snapshot.path(ofReference: Int(reference)).text))</code></td>"
                 + "<td>\(snapshot.ownership(ofReference: Int(reference)).rawValue)</td></tr>"

@@ -83,7 +83,7 @@ func runProcess(
     }
     let finished = AsyncStream<Void>.makeStream()
     process.terminationHandler = { _ in finished.continuation.finish() }
-    try process.run()
+    try withDefaultSignalMask { try process.run() }
     for await _ in finished.stream {}
     process.waitUntilExit()
     try? output.close()
@@ -111,4 +111,18 @@ func cleanEnvironment(adding extra: [String: String] = [:]) -> [String: String] 
     }
     environment.merge(extra) { _, new in new }
     return environment
+}
+
+/// Runs `body` — which starts a child process with Foundation's `Process` — with no signal blocked on
+/// the calling thread, so that the child starts with none blocked either and takes SIGTERM, SIGINT and
+/// the rest as any program started from a shell does. The tests run on the concurrency pool's threads,
+/// which block most signals (SIGTERM among them); `Process` has no setting for the child's mask, and
+/// posix_spawn hands the parent thread's mask on.
+func withDefaultSignalMask<Result>(_ body: () throws -> Result) rethrows -> Result {
+    var none = sigset_t()
+    sigemptyset(&none)
+    var original = sigset_t()
+    pthread_sigmask(SIG_SETMASK, &none, &original)
+    defer { pthread_sigmask(SIG_SETMASK, &original, nil) }
+    return try body()
 }

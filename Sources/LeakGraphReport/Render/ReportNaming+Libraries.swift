@@ -1,0 +1,101 @@
+import LeakGraphModel
+
+/// Which code a type or a function belongs to: the checked program's, or one of the libraries every
+/// Swift program on Linux runs with — the Swift runtime and standard library, Foundation, Dispatch and
+/// the test libraries — whose internals the reader cannot change.
+///
+/// Decided from module names alone (the module before the first `.` of each qualified name), never
+/// from a list of particular types or messages, so that what a newer walk reports is classified too.
+extension ReportNaming {
+    /// The libraries, by module name, and the name each is shown with.
+    public static let libraryModules: [String: String] = [
+        "Swift": "the Swift runtime", "_Concurrency": "the Swift runtime", "_StringProcessing": "the Swift runtime",
+        "Synchronization": "the Swift runtime", "Observation": "the Swift runtime", "Distributed": "the Swift runtime",
+        "RegexBuilder": "the Swift runtime", "Cxx": "the Swift runtime",
+        "Foundation": "Foundation", "FoundationEssentials": "Foundation", "FoundationInternationalization": "Foundation",
+        "FoundationNetworking": "Foundation", "FoundationXML": "Foundation", "CoreFoundation": "Foundation",
+        "_FoundationCShims": "Foundation",
+        "Dispatch": "Dispatch",
+        "XCTest": "XCTest",
+        "Testing": "Swift Testing", "_Testing_Foundation": "Swift Testing", "_TestingInterop": "Swift Testing",
+    ]
+
+    /// The modules a type name mentions, in order (`Swift._ContiguousArrayStorage<App.Node>` → `Swift`,
+    /// `App`): every identifier that starts a qualified name.
+    public static func modules(inTypeName name: String) -> [String] {
+        var result: [String] = []
+        var identifier = ""
+        var startsName = true
+        var previous: Character?
+        for character in name {
+            if character.isLetter || character.isNumber || character == "_" {
+                if identifier.isEmpty { startsName = previous != "." }
+                identifier.append(character)
+            } else {
+                if character == ".", startsName, !identifier.isEmpty { result.append(identifier) }
+                identifier = ""
+            }
+            previous = character
+        }
+        return result
+    }
+
+    /// The module of a demangled function name: the one the function itself is declared in, after
+    /// the closures and thunks around it (`closure #1 () -> () in Foundation.Timer.init(…)` →
+    /// `Foundation`); `nil` for a C function or an address.
+    public static func module(ofFunction function: String) -> String? {
+        // The function proper follows the last ` in ` outside brackets.
+        var depth = 0
+        var start = function.startIndex
+        var index = function.startIndex
+        while index < function.endIndex {
+            let character = function[index]
+            if "(<[".contains(character) { depth += 1 }
+            if ")>]".contains(character) { depth = max(0, depth - 1) }
+            if depth == 0, function[index...].hasPrefix(" in ") {
+                start = function.index(index, offsetBy: 4)
+            }
+            index = function.index(after: index)
+        }
+        var proper = function[start...]
+        for prefix in functionPrefixes where proper.hasPrefix(prefix) {
+            proper = proper.dropFirst(prefix.count)
+        }
+        return modules(inTypeName: String(proper.prefix { $0 != "(" && $0 != "<" && $0 != " " } + "(")).first
+    }
+
+    /// Words a demangled name can start with before the function's own qualified name.
+    static let functionPrefixes = [
+        "static ", "specialized ", "merged ", "partial apply forwarder for ", "thunk for ", "@objc ", "@nonobjc ",
+        "dispatch thunk of ", "protocol witness for ", "reabstraction thunk helper from ", "implicit closure ",
+    ]
+
+    /// The library a walk diagnostic is about — its type's modules are all libraries, or (a closure
+    /// context or box, whose type names no module) the function that made one is a library's — as
+    /// the name it is shown with (`Foundation`, `XCTest`); `nil` when it concerns the checked program
+    /// or cannot be told.
+    public static func library(of diagnostic: WalkDiagnostic) -> String? {
+        let modules = modules(inTypeName: diagnostic.typeName)
+        if !modules.isEmpty {
+            let libraries = modules.map { libraryModules[$0] }
+            guard libraries.allSatisfy({ $0 != nil }) else { return nil }
+            return libraries.first ?? nil
+        }
+        guard diagnostic.typeName.hasPrefix("(closure context") || diagnostic.typeName.hasPrefix("(box"),
+            let site = diagnostic.site
+        else { return nil }
+        let function = siteFunction(site)
+        return module(ofFunction: function).flatMap { libraryModules[$0] }
+    }
+
+    /// The function of a diagnostic's site (`main.swift:12 in f()` → `f()`; a site without a place is
+    /// the function itself).
+    static func siteFunction(_ site: String) -> String {
+        if let range = site.firstRange(of: " in "), !site[..<range.lowerBound].contains(" "),
+            site[..<range.lowerBound].contains(":") || site[..<range.lowerBound].hasSuffix(".swift")
+        {
+            return String(site[range.upperBound...])
+        }
+        return site
+    }
+}
