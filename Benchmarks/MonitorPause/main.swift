@@ -1,10 +1,15 @@
 // MonitorPause: what a LeakMonitor check costs a running program with LIVE live objects. Records from
-// the start, builds a chain of LIVE live objects (held by a global) and a leaked ring of 10, then
-// runs CHECKS checks with `checkNow()` while a mutator thread allocates and frees small objects
-// without pause and notes the longest time one allocation waited (the pause the check imposed, as
-// another thread feels it).
+// the start, builds a chain of LIVE live objects (held by a global), then runs CHECKS checks with
+// `checkNow()` while a mutator thread allocates and frees small objects without pause and notes the
+// longest time one allocation waited (the pause the check imposed, as another thread feels it).
+// MODE says what leaks:
+//   known    a ring of 10 leaked once, before the first check (every later check finds it again)
+//   none     nothing
+//   ongoing  a ring of 10 leaked every 100 ms while the checks run (every check has new candidates)
+//   plain    nothing, and no check either: the same time with the mutator alone (its longest wait
+//            without LeakGraph's checks: the scheduler's, the baseline of the ratios)
 //
-// Usage: MonitorPause LIVE [CHECKS]     Prints one line per check, then the mutator's figures.
+// Usage: MonitorPause LIVE [CHECKS] [MODE]     Prints one line per check, then a summary line.
 
 import Foundation
 import LeakGraph
@@ -51,10 +56,15 @@ guard let live = arguments.first.flatMap({ Int($0) }) else {
     exit(64)
 }
 let checks = arguments.dropFirst().first.flatMap { Int($0) } ?? 5
+let mode = arguments.dropFirst(2).first ?? "known"
+guard ["known", "none", "ongoing", "plain"].contains(mode) else {
+    print("usage: MonitorPause LIVE [CHECKS] [known|none|ongoing|plain]")
+    exit(64)
+}
 
 try LeakChecker.startRecording()
 liveChain = makeChain(count: live)
-makeRing(count: 10)
+if mode == "known" { makeRing(count: 10) }
 
 let stop = Atomic(false)
 let longestWait = Atomic(0)  // nanoseconds
@@ -74,19 +84,50 @@ let mutator = Thread {
     allocations.store(count, ordering: .relaxed)
 }
 mutator.start()
+if mode == "ongoing" {
+    Thread {
+        while !stop.load(ordering: .relaxed) {
+            makeRing(count: 10)
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }.start()
+}
 
 let monitor = LeakMonitor(
     LeakMonitorConfiguration(confirmationDelay: .milliseconds(10), logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }))
 func milliseconds(_ duration: Duration) -> String {
     String(format: "%.1f", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
 }
+var firstFreezes: [Double] = []
+var secondFreezes: [Double] = []
+var wholeChecks: [Double] = []
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
 for _ in 0..<checks {
     Thread.sleep(forTimeInterval: 0.2)
+    if mode == "plain" {
+        Thread.sleep(forTimeInterval: 0.2)
+        continue
+    }
     let check = monitor.checkNow()
+    firstFreezes.append(seconds(check.pauses.first ?? .zero))
+    if check.pauses.count > 1 { secondFreezes.append(seconds(check.pauses[1])) }
+    wholeChecks.append(seconds(check.duration))
     print(
         "check \(check.number): live \(check.liveObjects), leaked \(check.leaks.summary.leakedObjects), "
-            + "pauses \(check.pauses.map(milliseconds).joined(separator: " + ")) ms, whole check \(milliseconds(check.duration)) ms")
+            + "pauses \(check.pauses.map(milliseconds).joined(separator: " + ")) ms (\(check.confirmation.rawValue)), "
+            + "whole check \(milliseconds(check.duration)) ms, RSS before \(check.residentBytesBefore / 1_048_576) MB, "
+            + "peak after the walk \(check.walkPeakResidentBytes / 1_048_576) MB, at the end \(check.peakResidentBytes / 1_048_576) MB")
 }
 stop.store(true, ordering: .relaxed)
 Thread.sleep(forTimeInterval: 0.1)
-print(String(format: "mutator: longest wait for one allocation %.1f ms", Double(longestWait.load(ordering: .relaxed)) / 1e6))
+func median(_ values: [Double]) -> String {
+    guard !values.isEmpty else { return "-" }
+    return String(format: "%.1f", values.sorted()[values.count / 2] * 1e3)
+}
+print(
+    String(
+        format: "summary %@ %d: first freeze %@ ms, second freeze %@ ms (%d of %d checks), whole check %@ ms, longest wait %.1f ms",
+        mode, live, median(firstFreezes), median(secondFreezes), secondFreezes.count, wholeChecks.count, median(wholeChecks),
+        Double(longestWait.load(ordering: .relaxed)) / 1e6))

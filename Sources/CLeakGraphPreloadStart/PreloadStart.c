@@ -273,7 +273,48 @@ static void lg_read_render_request(void) {
     lg_preload_read_test_observer_request();
 }
 
+/// Unblocks, in this thread, the signals `leakgraph run` held until the handlers were installed
+/// (`LG_ENV_HELD_SIGNALS`, read and removed before): one sent meanwhile is taken now.
+static void lg_release_held_signals(unsigned long held) {
+    if (held == 0) return;
+    sigset_t released;
+    sigemptyset(&released);
+    for (int signal = 1; signal <= LG_HELD_SIGNAL_LIMIT; signal++) {
+        if (held & (1ul << (signal - 1))) sigaddset(&released, signal);
+    }
+    pthread_sigmask(SIG_UNBLOCK, &released, NULL);
+}
+
+/// Reads and removes a signal bitmask variable (`LG_ENV_HELD_SIGNALS`, `LG_ENV_IGNORED_SIGNALS`).
+static unsigned long lg_take_signal_mask(const char *name) {
+    unsigned long mask = 0;
+    if (!lg_contract_parse_number(getenv(name), (1ul << LG_HELD_SIGNAL_LIMIT) - 1, &mask)) mask = 0;
+    unsetenv(name);
+    return mask;
+}
+
+static void lg_preload_start_checking(void);
+
 __attribute__((constructor)) static void lg_preload_start(void) {
+    unsigned long held = lg_take_signal_mask(LG_ENV_HELD_SIGNALS);
+    unsigned long ignored = lg_take_signal_mask(LG_ENV_IGNORED_SIGNALS);
+    // Ignored before anything looks at them: the termination handlers are then not installed there.
+    for (int signal = 1; signal <= LG_HELD_SIGNAL_LIMIT; signal++) {
+        if (ignored & (1ul << (signal - 1))) {
+            struct sigaction ignore;
+            memset(&ignore, 0, sizeof(ignore));
+            ignore.sa_handler = SIG_IGN;
+            sigemptyset(&ignore.sa_mask);
+            sigaction(signal, &ignore, NULL);
+        }
+    }
+    lg_preload_start_checking();
+    lg_release_held_signals(held);
+}
+
+/// Everything the constructor does but the held signals: reads the request, installs the hook, the
+/// signal handlers and the periodic checks (an early return leaves the program unchecked).
+static void lg_preload_start_checking(void) {
     const char *output = getenv(LG_ENV_OUTPUT);
     if (!output || !*output || strlen(output) >= sizeof(lg_output_path)) return;
     lg_die_with_leakgraph();

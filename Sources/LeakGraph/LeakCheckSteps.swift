@@ -35,9 +35,33 @@ public struct LeakCheckSteps: Sendable, Equatable {
     public var report: Duration = .zero
     /// Writing the report's files (`leakgraph run`; zero otherwise).
     public var writing: Duration = .zero
+    /// The bytes of the tracked objects alive at the walk (leaked ones included), as recorded.
+    public var liveBytes: Int = 0
+    /// This process's peak resident memory (`VmHWM`, bytes; 0 when unknown) once the heap was
+    /// unfrozen: the walk's peak. Less it, ``peakResidentBytes`` is what the analysis,
+    /// symbolization and report added on top (when they went higher).
+    public var walkPeakResidentBytes: Int = 0
     /// The check's peak resident memory (the process's `VmHWM` once the check is over, in bytes; 0
     /// when unknown). It includes the program's own peak when that was higher.
     public var peakResidentBytes: Int = 0
+
+    /// This process's resident memory now (`VmRSS`) in bytes, 0 when unknown.
+    public static func processResidentBytes() -> Int { statusField("VmRSS:") }
+
+    /// A `kB` field of `/proc/self/status` in bytes, 0 when unknown (read with `open` and `read`: no
+    /// Foundation).
+    static func statusField(_ name: String) -> Int {
+        let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return 0 }
+        let text = String(decoding: bytes.prefix(count), as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return 0 }
+        let digits = line.filter(\.isNumber)
+        return (Int(digits) ?? 0) * 1024
+    }
 
     /// No step measured yet.
     public init() {}
@@ -69,17 +93,6 @@ public struct LeakCheckSteps: Sendable, Equatable {
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
     }
 
-    /// This process's `VmHWM` in bytes, 0 when unknown (read with `open` and `read`: no Foundation).
-    public static func processPeakResidentBytes() -> Int {
-        let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return 0 }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return 0 }
-        let text = String(decoding: bytes.prefix(count), as: UTF8.self)
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
-        let digits = line.filter(\.isNumber)
-        return (Int(digits) ?? 0) * 1024
-    }
+    /// This process's `VmHWM` in bytes, 0 when unknown.
+    public static func processPeakResidentBytes() -> Int { statusField("VmHWM:") }
 }

@@ -103,6 +103,7 @@ public enum LeakChecker {
             progress?("walk", 0, 2 * objects.count)
             var scan = walker.scan(addresses: objects, record: record, progress: progress.map { report in { report("walk", $0, $1) } })
             steps.walk = lap()
+            steps.liveBytes = scan.liveBytes
             progress?(orphanScan ? "orphan scan" : "leaked objects", 0, 0)
             // Orphans: objects whose unexplained retains nothing in the process can hold, and raw
             // pointers that are all that holds some objects (the holder scan reads every other place a
@@ -123,6 +124,35 @@ public enum LeakChecker {
             graph.attachRetainHistories()
             whileFrozen?(FrozenWalk(walker: walker, scan: scan, leaked: leaked, orphans: orphans, objects: objects, record: record))
             steps.leakedGraph = lap()
+            return graph
+        }
+    }
+
+    /// The graph between the tracked objects at `addresses` alone, read while the heap is frozen
+    /// (``LeakCheckSteps/frozen``): each one's retain count and references, with paths, to the others.
+    /// An address that is no tracked object any more (freed, and its memory perhaps reused) is left
+    /// out, so whatever referenced it no longer matches.
+    ///
+    /// Analysed alone, such a set proves what a walk of every object proves for it: an object whose
+    /// retain count equals the strong references into it from the set has no other strong reference
+    /// anywhere, since every strong reference holds a retain. A set found leaked by a whole walk and
+    /// found here again unchanged (`LeakReport/confirmed(by:)`) is confirmed as a second whole walk
+    /// would confirm it; one that changed is not. The freeze costs the snapshot of the tracked
+    /// addresses and the set's own objects, not a walk of the heap.
+    static func capturedGraph(rereading addresses: [UInt], steps: inout LeakCheckSteps) -> ObjectGraph {
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { steps.frozen = clock.now - start }
+        return Recorder.withFrozenObjects { _ in
+            let snapshotted = clock.now
+            steps.snapshot = snapshotted - start
+            var records: [HeapObjectRecord] = []
+            records.reserveCapacity(addresses.count)
+            for address in addresses.sorted() {
+                if let record = Recorder.frozenRecord(at: address) { records.append(HeapObjectRecord(record)) }
+            }
+            let graph = HeapWalker().walk(records)
+            steps.leakedGraph = clock.now - snapshotted
             return graph
         }
     }
@@ -204,11 +234,15 @@ public enum LeakChecker {
     /// checks). The symbolizer is made only when a stack is missing from `stacks`.
     ///
     /// - Parameter resolve: how a missing stack is symbolized (tests count the calls).
+    ///
+    /// - Parameter rereading: when given, the check reads only the objects at these addresses
+    ///   (``capturedGraph(rereading:steps:)``) instead of walking every tracked object: the
+    ///   confirmation of a monitor's candidates.
     static func measuredCheck(
         program: LeakReport.Program, executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false,
         knownOrphans: Set<UInt> = [], diagnosticSites: Bool = true, stacks: SymbolizedStackCache?,
         resolve: @escaping StackResolver = resolveStack(_:with:executablePath:), progress: LeakCheckProgress? = nil,
-        whileFrozen: ((FrozenWalk) -> Void)? = nil
+        whileFrozen: ((FrozenWalk) -> Void)? = nil, rereading: [UInt]? = nil
     ) -> MeasuredLeakCheck {
         var steps = LeakCheckSteps()
         let clock = ContinuousClock()
@@ -219,9 +253,12 @@ public enum LeakChecker {
         HolderScan.enterCheck()
         defer { HolderScan.leaveCheck() }
         let report = Recorder.ignoringCurrentThread {
-            let graph = captureLeakedGraph(
-                liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps, progress: progress,
-                whileFrozen: whileFrozen)
+            let graph =
+                rereading.map { capturedGraph(rereading: $0, steps: &steps) }
+                ?? captureLeakedGraph(
+                    liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps, progress: progress,
+                    whileFrozen: whileFrozen)
+            steps.walkPeakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
             progress?("analysis", 0, 0)
             let analyzing = clock.now
             let analysis = LeakAnalysis.analyze(graph)

@@ -319,6 +319,10 @@ extension JSONText {
         integer(program.exitStatus)
         key("path")
         string(program.path)
+        if let running = program.running {
+            key("running")
+            boolean(running)
+        }
         if let signal = program.signal {
             key("signal")
             string(signal)

@@ -65,13 +65,18 @@ public struct LeakReport: Sendable, Codable, Equatable {
         /// program did not handle the signal itself, so the check ran and the program then died
         /// of it (additional field, absent otherwise).
         public var signal: String?
+        /// `true` when the check ran while the program went on running (a `LeakMonitor`'s periodic
+        /// check, `leakgraph run --every`): the program had not exited, and ``exitStatus`` (0) says
+        /// nothing (additional field, absent otherwise).
+        public var running: Bool?
 
         /// Creates a program description.
-        public init(path: String, arguments: [String], exitStatus: Int, signal: String? = nil) {
+        public init(path: String, arguments: [String], exitStatus: Int, signal: String? = nil, running: Bool? = nil) {
             self.path = path
             self.arguments = arguments
             self.exitStatus = exitStatus
             self.signal = signal
+            self.running = running
         }
     }
 

@@ -1,4 +1,5 @@
 import CLeakGraphCLISignals
+import CLeakGraphContract
 
 #if canImport(Glibc)
 import Glibc
@@ -26,18 +27,29 @@ enum ChildProcess {
     ///
     /// While the child runs, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to `leakgraph` by another
     /// process (`kill`, `timeout`, `docker stop`, systemd) are forwarded to the program, and do not end
-    /// `leakgraph`, which waits for the program to end and reports. The same signals from the terminal
-    /// (Ctrl-C, Ctrl-\) already reach the program, which shares the foreground process group: they are
-    /// not sent twice. A signal ignored when `leakgraph` started stays ignored, in both.
+    /// `leakgraph`, which waits for the program to end and reports; so is `checkSignal` (the check
+    /// signal of `--every`, 0 for none), which asks the program for a check. The same signals from the
+    /// terminal (Ctrl-C, Ctrl-\) already reach the program, which shares the foreground process group:
+    /// they are not sent twice. A signal ignored when `leakgraph` started (`nohup`, a shell's
+    /// background job) is still forwarded, and the program starts with it ignored, as it would have
+    /// without `leakgraph`: it then does what it would have done alone (nothing, or what the handler it
+    /// installs says).
+    ///
+    /// The program starts with the forwarded signals blocked (`LG_ENV_HELD_SIGNALS`): its preload
+    /// library unblocks them once its handlers are installed, so a signal forwarded at once is taken
+    /// by them (a check, a final check) instead of killing the program before they exist.
     /// - Throws: ``ToolError`` when the program cannot be started or waited for.
-    static func run(path: String, arguments: [String], environment: [String]) throws(ToolError) -> Termination {
+    static func run(
+        path: String, arguments: [String], environment: [String], checkSignal: Int32 = 0
+    ) throws(ToolError) -> Termination {
+        let signals = ForwardedSignals.signals + (ForwardedSignals.signals.contains(checkSignal) || checkSignal == 0 ? [] : [checkSignal])
         var original = sigset_t()
         var blocked = sigset_t()
         sigemptyset(&blocked)
-        for signal in ForwardedSignals.signals { sigaddset(&blocked, signal) }
+        for signal in signals { sigaddset(&blocked, signal) }
         // Signals arriving before the child's pid is known wait, and are forwarded once it is.
         pthread_sigmask(SIG_BLOCK, &blocked, &original)
-        let forwarded = ForwardedSignals()
+        let forwarded = ForwardedSignals(signals)
         defer {
             forwarded.restore()
             pthread_sigmask(SIG_SETMASK, &original, nil)
@@ -53,10 +65,24 @@ enum ChildProcess {
         }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         // The forwarded signals must reach the program even when leakgraph was started with them
-        // blocked (some test harnesses block nearly every signal in the thread that spawns).
+        // blocked (some test harnesses block nearly every signal in the thread that spawns): they are
+        // held until the preload library's handlers exist, which then unblocks them.
+        // A signal leakgraph was started with ignored is caught here now (forwarded), so `exec` gives
+        // the program its default action: the preload library ignores it again first thing.
         var childMask = original
-        for signal in forwarded.signalsToResetInChild { sigdelset(&childMask, signal) }
+        var held: UInt = 0
+        var ignored: UInt = 0
+        for signal in forwarded.signals {
+            sigaddset(&childMask, signal)
+            if signal <= LG_HELD_SIGNAL_LIMIT { held |= 1 << UInt(signal - 1) }
+        }
+        for signal in forwarded.ignoredAtStart where signal <= LG_HELD_SIGNAL_LIMIT {
+            ignored |= 1 << UInt(signal - 1)
+        }
         posix_spawnattr_setsigmask(&attributes, &childMask)
+        let environment =
+            environment + (held == 0 ? [] : ["\(LG_ENV_HELD_SIGNALS)=\(held)"])
+            + (ignored == 0 ? [] : ["\(LG_ENV_IGNORED_SIGNALS)=\(ignored)"])
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let argv = CStringArray(arguments)
@@ -72,7 +98,7 @@ enum ChildProcess {
         }
         lg_cli_forward_to(pid)
         var waiting = original
-        for signal in forwarded.signalsToResetInChild { sigdelset(&waiting, signal) }
+        for signal in forwarded.signals { sigdelset(&waiting, signal) }
         pthread_sigmask(SIG_SETMASK, &waiting, nil)
         defer { lg_cli_forward_to(0) }
         var status: Int32 = 0
@@ -97,34 +123,42 @@ extension Termination {
     }
 }
 
-/// SIGINT, SIGTERM, SIGHUP and SIGQUIT forwarded to the child while it runs (`lg_cli_forward_to`,
-/// in CLeakGraphCLISignals), with the previous dispositions kept to restore them.
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT (and the check signal) forwarded to the child while it runs
+/// (`lg_cli_forward_to`, in CLeakGraphCLISignals), with the previous dispositions kept to restore them.
 struct ForwardedSignals {
-    /// The signals forwarded.
+    /// The termination signals forwarded.
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
-    private var previous: [(signal: Int32, action: sigaction)] = []
+    private var previous: [(signal: Int32, action: sigaction, ignored: Bool)] = []
 
-    /// Installs the forwarding handler for each signal not ignored now (an ignored signal stays
-    /// ignored: `nohup`, or a shell's background job, meant it).
-    init() {
-        for signal in Self.signals {
+    /// Installs the forwarding handler for each of `signals`, ignored now or not: a signal the shell
+    /// ignored (`nohup`, a background job) is ignored by the program too, which decides what it does
+    /// with it, as it would without `leakgraph` in between.
+    init(_ signals: [Int32]) {
+        for signal in signals {
             var old = sigaction()
             guard sigaction(signal, nil, &old) == 0 else { continue }
             let handler = old.__sigaction_handler.sa_handler
             let ignored = handler.map { unsafeBitCast($0, to: Int.self) } == unsafeBitCast(SIG_IGN, to: Int.self)
-            guard !ignored, lg_cli_install_forwarding(signal) == 0 else { continue }
-            previous.append((signal, old))
+            guard lg_cli_install_forwarding(signal) == 0 else { continue }
+            previous.append((signal, old, ignored))
         }
     }
 
-    /// The signals the child must get back at their default action: those forwarded (an ignored
-    /// signal stays ignored across `exec`, as the shell meant).
-    var signalsToResetInChild: [Int32] { previous.map(\.signal) }
+    /// The signals forwarded.
+    var signals: [Int32] { previous.map(\.signal) }
+
+    /// The signals the child must get back at their default action: those forwarded that were not
+    /// ignored.
+    var signalsToResetInChild: [Int32] { previous.filter { !$0.ignored }.map(\.signal) }
+
+    /// The signals forwarded that were ignored when `leakgraph` started: the program must start with
+    /// them ignored too, as the shell meant (`LG_ENV_IGNORED_SIGNALS`).
+    var ignoredAtStart: [Int32] { previous.filter(\.ignored).map(\.signal) }
 
     /// Puts the previous dispositions back.
     func restore() {
-        for (signal, action) in previous {
+        for (signal, action, _) in previous {
             var action = action
             sigaction(signal, &action, nil)
         }

@@ -25,9 +25,12 @@ extension Leakgraph {
 
                 --every checks while the program runs too: each leak confirmed by a second walk is \
                 reported once, on standard error and, with --report-dir, as a JSON report in that \
-                folder; the check signal (SIGUSR2 unless --check-signal says otherwise) asks for a \
-                check now. SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to leakgraph are forwarded to \
-                the program; one it does not handle ends it after a final check, whose report is \
+                folder, and every check appends a line to checks.jsonl there (pause, live and leaked \
+                objects and bytes, each leak's count); the check signal (SIGUSR2 unless --check-signal \
+                says otherwise), sent to leakgraph or to the program, asks for a check now. SIGINT, \
+                SIGTERM, SIGHUP and SIGQUIT sent to leakgraph are forwarded to the program, even when \
+                leakgraph was started with them ignored (the program then starts with them ignored, as \
+                without leakgraph); one it does not handle ends it after a final check, whose report is \
                 marked with the signal, and leakgraph then ends with the same signal. A program that \
                 crashes leaves a report marked crashed (its signal and stack, no leak check).
 
@@ -170,6 +173,7 @@ extension Leakgraph {
                 childEnvironment[LG_ENV_VERBOSE] = "1"
             }
             childEnvironment[LG_ENV_ALLOCATIONS] = allocations ? "1" : nil
+            let checkSignal = monitor.every == nil ? 0 : try monitor.signalNumber()
             if script, history.isAuto {
                 throw ToolError("--history auto runs one program twice; run the Swift program directly, not the script \(executable)")
             }
@@ -200,7 +204,7 @@ extension Leakgraph {
                     executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
                     environment: childEnvironment.merging(try monitor.environment()) { _, monitor in monitor },
                     rendering: baselineOptions.isEmpty && firstRun == nil ? ChildRendering(for: outputs) : ChildRendering(),
-                    liveTypes: liveHistogram, in: workspace)
+                    liveTypes: liveHistogram, checkSignal: checkSignal, in: workspace)
             if let firstRun {
                 Run.compareHistoryRuns(first: firstRun, second: check, workspace: workspace)
             }
@@ -239,11 +243,12 @@ extension Leakgraph {
         /// preload library, waits for it, and returns what it left: the one run `leakgraph run` makes
         /// and `leakgraph test` makes once per test library. `rendering` says what the program renders
         /// itself (nothing: the CLI decodes the report). The files it rendered stay in `workspace`, which
-        /// the caller removes after publishing them.
+        /// the caller removes after publishing them. `checkSignal` (0: none) sent to `leakgraph` is
+        /// forwarded to the program, as the termination signals are.
         /// - Throws: ``ToolError`` when the program cannot be started, crashed, or left no readable report.
         static func check(
             executable: String, command: [String], frames: Int, preloadLibrary: String, environment: [String: String],
-            rendering: ChildRendering, liveTypes: Bool = false, in workspace: ReportWorkspace
+            rendering: ChildRendering, liveTypes: Bool = false, checkSignal: Int32 = 0, in workspace: ReportWorkspace
         ) throws(ToolError) -> FinishedCheck {
             let childEnvironment = ChildEnvironment(
                 inheriting: environment, preloadLibrary: try workspace.preloadablePath(for: preloadLibrary),
@@ -252,7 +257,7 @@ extension Leakgraph {
                 testObserver: PreloadLibraryLocator.testObserver(besidePreloadLibrary: preloadLibrary)
             )
             let termination = try ChildProcess.run(
-                path: executable, arguments: command, environment: childEnvironment.entries
+                path: executable, arguments: command, environment: childEnvironment.entries, checkSignal: checkSignal
             )
             return try Run.finishedCheck(
                 in: workspace, asked: rendering, termination: termination, program: executable,

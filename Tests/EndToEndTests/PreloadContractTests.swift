@@ -83,6 +83,10 @@ struct PreloadContractTests {
         let values = try readDump(dump)
         #expect(values["LEAKGRAPH_MONITOR_INTERVAL"] == "1500")
         #expect(values["LEAKGRAPH_MONITOR_SIGNAL"] == "\(SIGUSR1)")
+        // SIGHUP, SIGINT, SIGQUIT, SIGUSR1 and SIGTERM held until the preload's handlers exist.
+        let held: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGTERM]
+        let mask = held.reduce(0) { (mask: Int, signal: Int32) in mask | 1 << Int(signal - 1) }
+        #expect(values["LEAKGRAPH_HELD_SIGNALS"] == String(mask), "\(mask) is 16903")
         let folder = try #require(values["LEAKGRAPH_MONITOR_DIRECTORY"])
         #expect(folder.hasPrefix("/") && folder.hasSuffix("/reports"), "made absolute: \(folder)")
         _ = try await runProbe(

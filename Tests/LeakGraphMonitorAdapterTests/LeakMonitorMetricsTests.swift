@@ -39,6 +39,20 @@ struct LeakMonitorMetricsTests {
         let duration = try #require(try metrics.expectGauge("leakgraph_check_duration_seconds", dimensions).lastValue)
         let pause = try #require(try metrics.expectGauge("leakgraph_check_pause_seconds", dimensions).lastValue)
         #expect(duration > 0 && pause > 0 && pause <= duration)
+        let liveBytes = try #require(try metrics.expectGauge("leakgraph_live_bytes", dimensions).lastValue)
+        #expect(Int(liveBytes) == check.liveBytes && liveBytes > bytes)
+        let cycles = try #require(try metrics.expectGauge("leakgraph_root_cycles", dimensions).lastValue)
+        #expect(Int(cycles) == check.leaks.cycles.count)
+        let peak = try #require(try metrics.expectGauge("leakgraph_check_peak_resident_bytes", dimensions).lastValue)
+        #expect(Int(peak) == check.peakResidentBytes && peak > 0)
+        // Per fingerprint: the pair this test leaked, one instance of two objects.
+        let pair = try #require(check.leaks.cycles.first { cycle in
+            cycle.members.contains { check.leaks.leaks[$0].type.hasSuffix("MetricOwner") }
+        })
+        let fingerprint = LeakMonitor.key(of: pair, in: check.leaks)
+        let labelled = dimensions + [("fingerprint", fingerprint)]
+        #expect(try metrics.expectGauge("leakgraph_leak_cycles", labelled).lastValue == 1)
+        #expect(try metrics.expectGauge("leakgraph_leak_objects", labelled).lastValue == 2)
 
         LeakMonitorMetrics(dimensions: dimensions, factory: metrics).record(
             LeakMonitorCheck(

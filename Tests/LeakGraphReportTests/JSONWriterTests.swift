@@ -213,7 +213,7 @@ enum WriterFixtures {
         references.append(.init(from: 1, to: 0, path: .empty, ownership: .weak))
         references.append(.init(from: 2, to: 3, path: path("state (.connected).conn"), ownership: .unowned))
         return LeakReport(
-            program: .init(path: "/work/build/App", arguments: [], exitStatus: 3),
+            program: .init(path: "/work/build/App", arguments: [], exitStatus: 3, running: true),
             summary: .init(trackedObjects: 10, liveObjects: 8, leakedObjects: 4, leakedBytes: 176, rootCycles: 3),
             leaks: leaks, references: references,
             cycles: [

@@ -83,4 +83,15 @@ struct TextReportTests {
             #expect(TextReport.body(other) == TextReport.body(report))
         }
     }
+
+    @Test("a check made while the program ran says so, not an exit status; a signal or an exit says theirs")
+    func programState() {
+        let summary = ReportFixtures.leakingReport.summary
+        let running = LeakReport.Program(path: "/srv/App", arguments: [], exitStatus: 0, running: true)
+        #expect(TextReport.header(program: running, summary: summary).contains("   (running, checked while it ran)\n"))
+        let ended = LeakReport.Program(path: "/srv/App", arguments: [], exitStatus: 143, signal: "SIGTERM")
+        #expect(TextReport.header(program: ended, summary: summary).contains("   (ended by SIGTERM, checked first)\n"))
+        let exited = LeakReport.Program(path: "/srv/App", arguments: [], exitStatus: 0)
+        #expect(TextReport.header(program: exited, summary: summary).contains("   (exit status 0)\n"))
+    }
 }

@@ -89,6 +89,21 @@ extern "C" {
 /// ends itself with SIGTERM.
 #define LG_ENV_PARENT_PID "LEAKGRAPH_PARENT_PID"
 
+/// The signals `leakgraph run` starts the program with blocked, so that one sent to it before the
+/// preload library's handlers are installed (the check signal, SIGINT, SIGTERM, SIGHUP, SIGQUIT
+/// forwarded at once) waits instead of killing it: a bitmask in decimal, bit N-1 for signal N (signals
+/// 1...LG_HELD_SIGNAL_LIMIT). The preload constructor unblocks them in the thread that runs it (the
+/// main thread) when it is done, whatever it did, and removes the variable, so the program's own
+/// children unblock nothing. Absent or invalid: nothing is held.
+#define LG_ENV_HELD_SIGNALS "LEAKGRAPH_HELD_SIGNALS"
+/// The signals `leakgraph run` was started with ignored and forwards all the same: its forwarding
+/// handler makes `exec` give the program their default action, so the preload constructor sets them
+/// back to ignored, first thing (they are held meanwhile), and removes the variable. The same
+/// bitmask as `LG_ENV_HELD_SIGNALS`. Absent or invalid: none.
+#define LG_ENV_IGNORED_SIGNALS "LEAKGRAPH_IGNORED_SIGNALS"
+/// The highest signal `LG_ENV_HELD_SIGNALS` and `LG_ENV_IGNORED_SIGNALS` can name (the standard signals).
+#define LG_HELD_SIGNAL_LIMIT 31
+
 /// Milliseconds between the periodic leak checks of the monitor that `leakgraph run --every` asks
 /// for: a decimal integer in 1...LG_MONITOR_INTERVAL_LIMIT. Absent or invalid: no monitor, only the
 /// check at exit. The monitor reports each confirmed leak once, by fingerprint, to standard error

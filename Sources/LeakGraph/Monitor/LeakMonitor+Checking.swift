@@ -7,6 +7,14 @@ extension LeakMonitor {
     /// then the ones no earlier check reported. Records it in the state; reports nothing. Creation
     /// stacks are symbolized once over the monitor's life (``symbolizedStacks``): the confirmation
     /// walk and later checks take them from the cache.
+    ///
+    /// Candidates that are all leaks the previous check confirmed, found again unchanged (every
+    /// object of each cycle at the same address, with the same retain count and references:
+    /// `LeakReport/confirmed(by:)` against those confirmed leaks), are not read again: they were
+    /// proven by two reads already, and a leaked object cannot change. Any other candidate makes
+    /// the check confirm every candidate: the first walk's leaked objects are re-read alone
+    /// (`LeakChecker.capturedGraph(rereading:steps:)`: the freeze costs those objects, not the heap),
+    /// or, with the orphan scan, by a second whole walk.
     func runCheck() -> LeakMonitorCheck {
         let date = Date()
         guard Recorder.isInstalled else {
@@ -14,7 +22,9 @@ extension LeakMonitor {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let program = configuration.program ?? Self.runningProgram()
+        let residentBefore = LeakCheckSteps.processResidentBytes()
+        var program = configuration.program ?? Self.runningProgram()
+        program.running = true
         // With a snapshot folder, the first walk also gives a heap snapshot.
         var capture: SnapshotCapture?
         let first = LeakChecker.measuredCheck(
@@ -23,15 +33,27 @@ extension LeakMonitor {
         var pauses = [first.pause]
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
-        if !leaks.cycles.isEmpty {
+        let confirmedBefore = state.withLock { $0.confirmedLeaks }
+        let known = confirmedBefore.map { leaks.confirmed(by: $0) }
+        let knownLeaksOnly = candidates > 0 && known?.cycles.count == candidates
+        var confirmation = LeakMonitorCheck.Confirmation.none
+        if knownLeaksOnly, let known {
+            leaks = known
+            confirmation = .known
+        } else if !leaks.cycles.isEmpty {
             PlainThreads.sleep(for: configuration.confirmationDelay)
+            // The first walk's leaked objects, re-read alone (LeakChecker.capturedGraph(rereading:steps:)),
+            // unless the orphan scan runs: an orphan is proven by a scan of the whole process.
+            let rereading = configuration.options.scansForOrphans ? nil : first.report.leaks.compactMap { UInt($0.address.dropFirst(2), radix: 16) }
+            confirmation = rereading == nil ? .walk : .reread
             let second = LeakChecker.measuredCheck(
                 program: program, orphanScan: configuration.options.scansForOrphans, knownOrphans: first.report.orphanAddresses,
-                stacks: symbolizedStacks, resolve: resolveStack)
+                stacks: symbolizedStacks, resolve: resolveStack, rereading: rereading)
             pauses.append(second.pause)
             leaks = leaks.confirmed(by: second.report)
         }
         let (newLeaks, newKeys) = state.withLock { state in
+            state.confirmedLeaks = leaks
             var newKeys: [String] = []
             for cycle in leaks.cycles {
                 let key = Self.key(of: cycle, in: leaks)
@@ -44,10 +66,16 @@ extension LeakMonitor {
             let newLeaks = keys.isEmpty ? leaks.keepingCycles { _ in false } : leaks.keepingCycles { keys.contains(Self.key(of: $0, in: leaks)) }
             return (newLeaks, newKeys)
         }
-        let check = LeakMonitorCheck(
+        var check = LeakMonitorCheck(
             number: 0, date: date, leaks: leaks, newLeaks: newLeaks, newFingerprints: newKeys,
             unconfirmedCycles: candidates - leaks.cycles.count, pauses: pauses,
             duration: clock.now - start, liveObjects: first.report.summary.liveObjects + first.report.summary.leakedObjects)
+        check.liveBytes = first.steps.liveBytes
+        check.residentBytesBefore = residentBefore
+        check.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
+        check.walkPeakResidentBytes = first.steps.walkPeakResidentBytes
+        check.knownLeaksOnly = knownLeaksOnly
+        check.confirmation = confirmation
         var recorded = record(check)
         if let capture, let directory = configuration.snapshotDirectory {
             recorded.snapshotPath = writeSnapshot(capture, program: program, date: date, check: recorded.number, to: directory)
@@ -85,6 +113,7 @@ extension LeakMonitor {
             duration: .zero, liveObjects: 0)
         let recorded = record(check)
         configuration.logger.notice("LeakGraph: leak check \(recorded.number) skipped: \(reason)")
+        writeRecord(of: recorded)
         notifyObservers(recorded)
         return recorded
     }

@@ -3,9 +3,10 @@ import LeakGraphReport
 import Logging
 
 extension LeakMonitor {
-    /// Hands a check that ran to every output: the log and the report folder and the callback when
-    /// it found new leaks, then the observers.
+    /// Hands a check that ran to every output: its record (`checks.jsonl`, the debug log), the log and
+    /// the report folder and the callback when it found new leaks, then the observers.
     func publish(_ check: LeakMonitorCheck) {
+        writeRecord(of: check)
         if !check.newFingerprints.isEmpty {
             log(check)
             if let directory = configuration.reportDirectory {
@@ -20,6 +21,20 @@ extension LeakMonitor {
             onNewLeaks?(check)
         }
         notifyObservers(check)
+    }
+
+    /// The check's record: one debug message, and one line of `checks.jsonl` in the report folder.
+    func writeRecord(of check: LeakMonitorCheck) {
+        let record = LeakMonitorCheckRecord(check) { firstSeen($0) }
+        configuration.logger.debug(
+            "LeakGraph: leak check \(record.check)\(record.skipped.map { " skipped: " + $0 } ?? ""): \(record.leakedObjects) leaked objects, \(record.liveObjects) live",
+            metadata: record.logMetadata.mapValues { .string($0) })
+        guard let directory = configuration.reportDirectory else { return }
+        do {
+            try ChecksFile(folder: directory).append(record)
+        } catch {
+            configuration.logger.error("LeakGraph: the check record could not be written to \(directory): \(error)")
+        }
     }
 
     /// Calls every observer with `check`.

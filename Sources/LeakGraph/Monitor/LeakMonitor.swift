@@ -47,6 +47,9 @@ public final class LeakMonitor: Sendable {
         var unconfirmedCycles = 0
         var firstSeen: [String: Date] = [:]
         var lastCheck: LeakMonitorCheck?
+        /// The leaks the latest check that ran confirmed (``LeakMonitorCheck/leaks``): a candidate
+        /// found again unchanged is proven already.
+        var confirmedLeaks: LeakReport?
         var longestPause = Duration.zero
         var observers: [@Sendable (LeakMonitorCheck) -> Void] = []
         var thread: MonitorThread?

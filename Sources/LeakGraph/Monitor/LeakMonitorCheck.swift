@@ -28,6 +28,38 @@ public struct LeakMonitorCheck: Sendable {
     public var duration: Duration
     /// Tracked objects alive at the first walk (leaked included).
     public var liveObjects: Int
+    /// The bytes of those objects.
+    public var liveBytes: Int = 0
+    /// This process's resident memory when the check started (`VmRSS`, bytes; 0 when skipped or
+    /// unknown).
+    public var residentBytesBefore: Int = 0
+    /// This process's peak resident memory once the check was over (`VmHWM`, bytes; 0 when skipped or
+    /// unknown): the check's peak, or the program's own when that was higher. Less
+    /// ``residentBytesBefore``, at most what the check added.
+    public var peakResidentBytes: Int = 0
+    /// This process's peak resident memory once the first walk's freeze was over (`VmHWM`, bytes):
+    /// the walk's share of ``peakResidentBytes``; the rest came from the analysis, the
+    /// symbolization of creation stacks (the debug information of each module a frame is in) and
+    /// the reports.
+    public var walkPeakResidentBytes: Int = 0
+    /// Whether the candidates of the first walk were all leaks an earlier check of this monitor had
+    /// confirmed, unchanged (same addresses, retain counts and references): proven already, they
+    /// were not walked for again, and the check froze once.
+    public var knownLeaksOnly = false
+    /// How the check's candidates were confirmed.
+    public var confirmation = Confirmation.none
+
+    /// How a check confirmed its candidates (``confirmation``).
+    public enum Confirmation: String, Sendable, Codable {
+        /// No candidate (or a skipped check): one freeze.
+        case none
+        /// Every candidate was a leak confirmed before, unchanged (``knownLeaksOnly``): one freeze.
+        case known
+        /// The first walk's leaked objects were read again alone: a second, short freeze.
+        case reread
+        /// A second walk of every object (with the orphan scan): a second, whole freeze.
+        case walk
+    }
     /// The heap snapshot this check wrote (``LeakMonitorConfiguration/snapshotDirectory``), or `nil`.
     public var snapshotPath: String?
 

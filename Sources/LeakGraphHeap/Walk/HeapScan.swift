@@ -34,6 +34,11 @@ public struct HeapScan {
     /// The number of live objects (nodes).
     public var liveObjects: Int { strongGraph.nodeCount }
 
+    /// The bytes of the live objects (nodes), as their records give them.
+    ///
+    /// - Complexity: O(*t*) for *t* distinct types.
+    public var liveBytes: Int { planBytes.reduce(0, &+) }
+
     /// The position of `node`'s record among the records the scan was given.
     ///
     /// - Complexity: O(log *s*) for *s* skipped records.

@@ -158,9 +158,15 @@ public enum TextReport {
             lines.append("Process \(name): \(leaks) for \(ReportNaming.grouped(summary.leakedBytes)) total leaked bytes.")
         }
         lines.append("Process \(name): \(tracked) tracked, \(ReportNaming.grouped(summary.liveObjects)) live, \(cycles).")
-        let ending = program.signal.map { "ended by \($0), checked first" } ?? "exit status \(program.exitStatus)"
-        lines.append("Command: \(ReportNaming.commandLine(program))   (\(ending))")
+        lines.append("Command: \(ReportNaming.commandLine(program))   (\(Self.programState(program)))")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How the program stood at the check: `running, checked while it ran`, `ended by SIGTERM,
+    /// checked first`, or `exit status N`.
+    static func programState(_ program: LeakReport.Program) -> String {
+        if program.running == true { return "running, checked while it ran" }
+        return program.signal.map { "ended by \($0), checked first" } ?? "exit status \(program.exitStatus)"
     }
 
     /// Everything ``render(_:pathLimit:)`` writes after the ``header(program:summary:)``: the root

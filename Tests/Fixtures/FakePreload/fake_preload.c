@@ -10,6 +10,8 @@
 //                        `TEXT RENDERED BY THE PROGRAM` and a synopsis naming $LEAKGRAPH_PROGRAM, no
 //                        arguments and exit status $FAKE_SYNOPSIS_STATUS (default 0)
 //   (unset)              write nothing
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 static const char *const contract_variables[] = {
     "LD_PRELOAD", "LEAKGRAPH_ORIGINAL_LD_PRELOAD", "LEAKGRAPH_OUTPUT", "LEAKGRAPH_FRAMES", "LEAKGRAPH_PROGRAM",
     "LEAKGRAPH_RENDER", "LEAKGRAPH_MONITOR_INTERVAL", "LEAKGRAPH_MONITOR_DIRECTORY", "LEAKGRAPH_MONITOR_SIGNAL",
+    "LEAKGRAPH_HELD_SIGNALS",
 };
 
 /// Writes `text` to `<output><suffix>`.
@@ -46,6 +49,18 @@ __attribute__((constructor)) static void fake_preload_start(void) {
             }
             fclose(file);
         }
+    }
+    // The signals leakgraph run holds until the preload's handlers exist: this one has none, so it
+    // unblocks them at once, as the real library does once its own are installed.
+    const char *held = getenv("LEAKGRAPH_HELD_SIGNALS");
+    if (held != NULL) {
+        unsigned long mask = strtoul(held, NULL, 10);
+        sigset_t released;
+        sigemptyset(&released);
+        for (int number = 1; number <= 31; number++) {
+            if (mask & (1ul << (number - 1))) sigaddset(&released, number);
+        }
+        pthread_sigmask(SIG_UNBLOCK, &released, NULL);
     }
     const char *output = getenv("LEAKGRAPH_OUTPUT");
     if (output != NULL && mode_is("refuse")) {

@@ -4,6 +4,12 @@
 //   LeakAndEnd [clean] wait     print "ready" and sleep until a signal ends it (at most 60 s, then exit 4)
 //   LeakAndEnd handle-term      like `wait`, but SIGTERM has a handler of the program's own: it prints
 //                               "handled SIGTERM" and exits with 0 (its leaks checked at exit)
+//   LeakAndEnd [clean] handle-int   like `wait`, but SIGINT has a handler of the program's own (installed
+//                               whatever its disposition at start, as servers do): it prints "handled
+//                               SIGINT" and exits with 0
+//   LeakAndEnd [clean] churn MS  print "ready", then every MS milliseconds make one more Owner ⇄ Partner pair:
+//                               leaked, or with `clean` broken before it is dropped (nothing leaked); until
+//                               a signal ends it (at most 60 s, then exit 4)
 //   LeakAndEnd segv | trap | abort   crash: a null write, a Swift runtime trap, abort()
 //   LeakAndEnd spawn PROGRAM ARGUMENTS…   start PROGRAM (posix_spawn, same environment), wait, exit with its status
 //   LeakAndEnd [clean] loaded MODE…   print which of LeakGraph's checker library, Foundation and libdw this
@@ -19,12 +25,35 @@ final class Partner {
     var owner: Owner?
 }
 
+/// Objects a run with a thousand arguments would keep (never): passing each new object here keeps -O
+/// from removing the allocations of a pair nothing else reads.
+var escaped: [AnyObject] = []
+
+@inline(never)
+func escape(_ object: AnyObject) {
+    if CommandLine.arguments.count > 1000 { escaped.append(object) }
+}
+
 @inline(never)
 func makePair() {
     let owner = Owner()
     let partner = Partner()
+    escape(owner)
+    escape(partner)
     owner.partner = partner
     partner.owner = owner
+}
+
+/// Makes a pair and breaks its cycle before dropping it: nothing leaked.
+@inline(never)
+func makeBrokenPair() {
+    let owner = Owner()
+    let partner = Partner()
+    escape(owner)
+    escape(partner)
+    owner.partner = partner
+    partner.owner = owner
+    partner.owner = nil
 }
 
 @inline(never)
@@ -54,7 +83,8 @@ func loadedLibraries(_ names: [String]) -> [String] {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "clean" {
+let clean = arguments.first == "clean"
+if clean {
     arguments.removeFirst()
 } else {
     makePair()
@@ -77,6 +107,23 @@ case "handle-term":
         exit(0)
     }
     waitForSignal()
+case "handle-int":
+    signal(SIGINT) { _ in
+        let text = "handled SIGINT\n"
+        _ = write(1, text, text.utf8.count)
+        exit(0)
+    }
+    waitForSignal()
+case "churn":
+    let milliseconds = UInt32(arguments.dropFirst().first ?? "100") ?? 100
+    print("ready")
+    fflush(stdout)
+    let start = time(nil)
+    while time(nil) - start < 60 {
+        if clean { makeBrokenPair() } else { makePair() }
+        usleep(milliseconds * 1000)
+    }
+    exit(4)
 case "segv":
     UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
 case "trap":
@@ -92,6 +139,6 @@ case "spawn":
     waitpid(pid, &status, 0)
     exit((status >> 8) & 0xff)
 default:
-    print("usage: LeakAndEnd [clean] [loaded] exit N | wait | handle-term | segv | trap | abort | spawn PROGRAM …")
+    print("usage: LeakAndEnd [clean] [loaded] exit N | wait | handle-term | handle-int | churn MS | segv | trap | abort | spawn PROGRAM …")
     exit(64)
 }
