@@ -18,7 +18,7 @@
 import CLeakGraphHook
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class Small {

@@ -18,7 +18,7 @@
 import CLeakGraphHook
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class Small {
@@ -162,8 +162,9 @@ if workload == "trees" {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     var stats = lg_stats_t()
     lg_stats(&stats)
-    print(mode, workload, seconds, usage.ru_maxrss, stats.allocations, peak.recordBytes, peak.records,
-          peak.freezeMilliseconds, checksum)
+    print(
+        mode, workload, seconds, usage.ru_maxrss, stats.allocations, peak.recordBytes, peak.records,
+        peak.freezeMilliseconds, checksum)
     exit(0)
 }
 

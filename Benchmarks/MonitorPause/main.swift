@@ -94,7 +94,8 @@ if mode == "ongoing" {
 }
 
 let monitor = LeakMonitor(
-    LeakMonitorConfiguration(confirmationDelay: .milliseconds(10), logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }))
+    LeakMonitorConfiguration(
+        confirmationDelay: .milliseconds(10), logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }))
 func milliseconds(_ duration: Duration) -> String {
     String(format: "%.1f", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
 }
@@ -118,7 +119,8 @@ for _ in 0..<checks {
         "check \(check.number): live \(check.liveObjects), leaked \(check.leaks.summary.leakedObjects), "
             + "pauses \(check.pauses.map(milliseconds).joined(separator: " + ")) ms (\(check.confirmation.rawValue)), "
             + "whole check \(milliseconds(check.duration)) ms, RSS before \(check.residentBytesBefore / 1_048_576) MB, "
-            + "peak after the walk \(check.walkPeakResidentBytes / 1_048_576) MB, at the end \(check.peakResidentBytes / 1_048_576) MB")
+            + "peak after the walk \(check.walkPeakResidentBytes / 1_048_576) MB, at the end \(check.peakResidentBytes / 1_048_576) MB"
+    )
 }
 stop.store(true, ordering: .relaxed)
 Thread.sleep(forTimeInterval: 0.1)
@@ -128,6 +130,8 @@ func median(_ values: [Double]) -> String {
 }
 print(
     String(
-        format: "summary %@ %d: first freeze %@ ms, second freeze %@ ms (%d of %d checks), whole check %@ ms, longest wait %.1f ms",
-        mode, live, median(firstFreezes), median(secondFreezes), secondFreezes.count, wholeChecks.count, median(wholeChecks),
+        format:
+            "summary %@ %d: first freeze %@ ms, second freeze %@ ms (%d of %d checks), whole check %@ ms, longest wait %.1f ms",
+        mode, live, median(firstFreezes), median(secondFreezes), secondFreezes.count, wholeChecks.count,
+        median(wholeChecks),
         Double(longestWait.load(ordering: .relaxed)) / 1e6))

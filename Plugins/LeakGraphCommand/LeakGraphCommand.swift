@@ -20,15 +20,19 @@ struct LeakGraphCommand: CommandPlugin {
             Diagnostics.error("cannot build libLeakGraphPreloadChecker.so:\n\(checker.logText)")
             throw ExitCode(2)
         }
-        let preload = try packageManager.build(.product("LeakGraphPreload"), parameters: .init(configuration: .debug, echoLogs: false))
-        guard preload.succeeded, let library = preload.builtArtifacts.first(where: { $0.kind == .dynamicLibrary }) else {
+        let preload = try packageManager.build(
+            .product("LeakGraphPreload"), parameters: .init(configuration: .debug, echoLogs: false))
+        guard preload.succeeded, let library = preload.builtArtifacts.first(where: { $0.kind == .dynamicLibrary })
+        else {
             Diagnostics.error("cannot build libLeakGraphPreload.so:\n\(preload.logText)")
             throw ExitCode(2)
         }
         // The test observer, beside it, names the test that made each leak; without it no test is named.
-        let observer = try packageManager.build(.product("LeakGraphTestObserver"), parameters: .init(configuration: .debug, echoLogs: false))
+        let observer = try packageManager.build(
+            .product("LeakGraphTestObserver"), parameters: .init(configuration: .debug, echoLogs: false))
         if !observer.succeeded {
-            Diagnostics.warning("cannot build libLeakGraphTestObserver.so; leaks will not name their tests:\n\(observer.logText)")
+            Diagnostics.warning(
+                "cannot build libLeakGraphTestObserver.so; leaks will not name their tests:\n\(observer.logText)")
         }
         let package = context.package.directoryURL
         let scratch = package.appending(path: ".build").appending(path: "leakgraph")

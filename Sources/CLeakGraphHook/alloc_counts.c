@@ -89,8 +89,8 @@ static bool lg_count_key_live(uint64_t key) {
     if (key == 0) {
         return true;
     }
-    uint64_t counted = atomic_load_explicit(&lg_counts.counting[LG_SCOPE_ID(key) & LG_SCOPE_LIMIT],
-                                            memory_order_acquire);
+    uint64_t counted =
+        atomic_load_explicit(&lg_counts.counting[LG_SCOPE_ID(key) & LG_SCOPE_LIMIT], memory_order_acquire);
     return (counted & ~LG_COUNT_ENDING) == key;
 }
 
@@ -136,8 +136,8 @@ static bool lg_count_rehash(lg_count_table *table) {
 }
 
 /// Adds `objects` objects and `bytes` bytes to (key, metadata, stack) in `table`.
-static void lg_count_add(lg_count_table *table, uint64_t key, uintptr_t metadata, uint32_t stack_id,
-                         uint64_t objects, uint64_t bytes) {
+static void lg_count_add(lg_count_table *table, uint64_t key, uintptr_t metadata, uint32_t stack_id, uint64_t objects,
+                         uint64_t bytes) {
     lg_count_entry *last = &table->entries[table->last & table->mask];
     if (LG_LIKELY(last->metadata == metadata && last->stack_id == stack_id && last->key == key)) {
         last->objects += objects;
@@ -245,8 +245,7 @@ static uint64_t lg_count_key_for_scope(uint32_t id) {
     for (unsigned depth = 0; id != 0 && depth < 64; depth++) {
         uint64_t counted = atomic_load_explicit(&lg_counts.counting[id], memory_order_acquire);
         if (counted != 0 && (counted & LG_COUNT_ENDING) == 0 &&
-            (uint32_t)(counted >> 32) ==
-                atomic_load_explicit(&lg_state.scope_generation[id], memory_order_acquire)) {
+            (uint32_t)(counted >> 32) == atomic_load_explicit(&lg_state.scope_generation[id], memory_order_acquire)) {
             return counted;
         }
         id = lg_scope_parent_id(id);
@@ -304,9 +303,10 @@ static size_t lg_count_collect_locked(uint64_t key, lg_count_row **out_rows) {
         for (uint32_t slot = 0; slot <= table->mask && filled < count; slot++) {
             const lg_count_entry *entry = &table->entries[slot];
             if (entry->metadata != 0 && entry->key == key) {
-                rows[filled++] = (lg_count_row){
-                    .metadata = entry->metadata, .objects = entry->objects, .bytes = entry->bytes,
-                    .stack_id = entry->stack_id};
+                rows[filled++] = (lg_count_row){.metadata = entry->metadata,
+                                                .objects = entry->objects,
+                                                .bytes = entry->bytes,
+                                                .stack_id = entry->stack_id};
             }
         }
     }

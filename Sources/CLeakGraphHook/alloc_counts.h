@@ -20,8 +20,7 @@ LG_HIDDEN void lg_count_slow(uintptr_t metadata, size_t size, uint32_t stack_id,
 /// The allocation hook's one call (with its shard lock held, after the record is stored): nothing
 /// but a relaxed load unless something is counted. `scope_token` is the hook's token (not yet
 /// checked against the scope's generation).
-static inline void lg_count_allocation(const void *metadata, size_t size, uint32_t stack_id,
-                                       uint64_t scope_token) {
+static inline void lg_count_allocation(const void *metadata, size_t size, uint32_t stack_id, uint64_t scope_token) {
     if (LG_LIKELY(atomic_load_explicit(&lg_counts_active, memory_order_relaxed) == 0)) {
         return;
     }

@@ -48,20 +48,16 @@ typedef struct lg_patch_context {
 static bool lg_module_is_skipped(const char *name) {
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
-    return strncmp(base, "libc.so", 7) == 0 || strncmp(base, "ld-linux", 8) == 0 ||
-           strncmp(base, "ld64.so", 7) == 0 || strncmp(base, "linux-vdso", 10) == 0 ||
-           strncmp(base, "linux-gate", 10) == 0;
+    return strncmp(base, "libc.so", 7) == 0 || strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "ld64.so", 7) == 0 ||
+           strncmp(base, "linux-vdso", 10) == 0 || strncmp(base, "linux-gate", 10) == 0;
 }
 
 /// A dynamic-section pointer as an address: glibc relocates most of them in place, but not all
 /// loaders (nor the vDSO) do.
-static uintptr_t lg_dynamic_address(uintptr_t base, uintptr_t value) {
-    return value < base ? value + base : value;
-}
+static uintptr_t lg_dynamic_address(uintptr_t base, uintptr_t value) { return value < base ? value + base : value; }
 
 /// Rewrites one GOT word, making its page writable first when RELRO protected it.
-static void lg_patch_word(lg_patch_context *context, void **word, uintptr_t relro_start,
-                          uintptr_t relro_end) {
+static void lg_patch_word(lg_patch_context *context, void **word, uintptr_t relro_start, uintptr_t relro_end) {
     if (__atomic_load_n(word, __ATOMIC_RELAXED) == context->replacement) {
         return;
     }
@@ -81,9 +77,9 @@ static void lg_patch_word(lg_patch_context *context, void **word, uintptr_t relr
 }
 
 /// Patches the relocations of the context's symbol in one relocation table.
-static void lg_patch_relocations(lg_patch_context *context, uintptr_t base, const ElfW(Rela) *table,
-                                 size_t bytes, const ElfW(Sym) *symbols, const char *strings,
-                                 uintptr_t relro_start, uintptr_t relro_end) {
+static void lg_patch_relocations(lg_patch_context *context, uintptr_t base, const ElfW(Rela) * table, size_t bytes,
+                                 const ElfW(Sym) * symbols, const char *strings, uintptr_t relro_start,
+                                 uintptr_t relro_end) {
     if (table == NULL || symbols == NULL || strings == NULL) {
         return;
     }
@@ -111,8 +107,7 @@ static void lg_patch_relocations(lg_patch_context *context, uintptr_t base, cons
 static int lg_patch_module(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     lg_patch_context *context = data;
-    if (info->dlpi_name != NULL && info->dlpi_name[0] != '\0' &&
-        lg_module_is_skipped(info->dlpi_name)) {
+    if (info->dlpi_name != NULL && info->dlpi_name[0] != '\0' && lg_module_is_skipped(info->dlpi_name)) {
         return 0;
     }
     uintptr_t base = info->dlpi_addr;
@@ -142,37 +137,35 @@ static int lg_patch_module(struct dl_phdr_info *info, size_t size, void *data) {
     bool plt_is_rela = true;
     for (const ElfW(Dyn) *entry = dynamic; entry->d_tag != DT_NULL; entry++) {
         switch (entry->d_tag) {
-        case DT_SYMTAB:
-            symbols = (const ElfW(Sym) *)lg_dynamic_address(base, entry->d_un.d_ptr);
-            break;
-        case DT_STRTAB:
-            strings = (const char *)lg_dynamic_address(base, entry->d_un.d_ptr);
-            break;
-        case DT_JMPREL:
-            plt_relocations = (const ElfW(Rela) *)lg_dynamic_address(base, entry->d_un.d_ptr);
-            break;
-        case DT_PLTRELSZ:
-            plt_bytes = entry->d_un.d_val;
-            break;
-        case DT_PLTREL:
-            plt_is_rela = entry->d_un.d_val == DT_RELA;
-            break;
-        case DT_RELA:
-            relocations = (const ElfW(Rela) *)lg_dynamic_address(base, entry->d_un.d_ptr);
-            break;
-        case DT_RELASZ:
-            relocation_bytes = entry->d_un.d_val;
-            break;
-        default:
-            break;
+            case DT_SYMTAB:
+                symbols = (const ElfW(Sym) *)lg_dynamic_address(base, entry->d_un.d_ptr);
+                break;
+            case DT_STRTAB:
+                strings = (const char *)lg_dynamic_address(base, entry->d_un.d_ptr);
+                break;
+            case DT_JMPREL:
+                plt_relocations = (const ElfW(Rela) *)lg_dynamic_address(base, entry->d_un.d_ptr);
+                break;
+            case DT_PLTRELSZ:
+                plt_bytes = entry->d_un.d_val;
+                break;
+            case DT_PLTREL:
+                plt_is_rela = entry->d_un.d_val == DT_RELA;
+                break;
+            case DT_RELA:
+                relocations = (const ElfW(Rela) *)lg_dynamic_address(base, entry->d_un.d_ptr);
+                break;
+            case DT_RELASZ:
+                relocation_bytes = entry->d_un.d_val;
+                break;
+            default:
+                break;
         }
     }
     if (plt_is_rela) {
-        lg_patch_relocations(context, base, plt_relocations, plt_bytes, symbols, strings,
-                             relro_start, relro_end);
+        lg_patch_relocations(context, base, plt_relocations, plt_bytes, symbols, strings, relro_start, relro_end);
     }
-    lg_patch_relocations(context, base, relocations, relocation_bytes, symbols, strings,
-                         relro_start, relro_end);
+    lg_patch_relocations(context, base, relocations, relocation_bytes, symbols, strings, relro_start, relro_end);
     return 0;
 }
 

@@ -458,9 +458,10 @@ static _Unwind_Reason_Code lg_history_unwind_frame(struct _Unwind_Context *conte
 #define LG_HISTORY_UNWIND_FRAMES 12u
 
 static uint32_t lg_history_unwind_from(uintptr_t start, uintptr_t *frames, uint32_t max, uint64_t *hash) {
-    lg_history_unwind state = {
-        .start = start, .frames = frames, .max = max < LG_HISTORY_UNWIND_FRAMES ? max : LG_HISTORY_UNWIND_FRAMES,
-        .hash = LG_STACK_HASH_SEED};
+    lg_history_unwind state = {.start = start,
+                               .frames = frames,
+                               .max = max < LG_HISTORY_UNWIND_FRAMES ? max : LG_HISTORY_UNWIND_FRAMES,
+                               .hash = LG_STACK_HASH_SEED};
     _Unwind_Backtrace(lg_history_unwind_frame, &state);
     if (!state.started) {
         return 0;
@@ -494,8 +495,7 @@ static void lg_history_append_full(uintptr_t object, uint8_t kind, uint32_t coun
         uintptr_t low = thread->stack_low;
         uintptr_t high = thread->stack_high;
         uintptr_t cursor = frame;
-        while (depth < max_frames && cursor >= low && cursor < high - 2 * sizeof(uintptr_t) &&
-               (cursor & 7u) == 0) {
+        while (depth < max_frames && cursor >= low && cursor < high - 2 * sizeof(uintptr_t) && (cursor & 7u) == 0) {
             const uintptr_t *words = (const uintptr_t *)cursor;
             uintptr_t address = words[1];
             if (address < 4096) {
@@ -575,8 +575,7 @@ __attribute__((noinline)) static void lg_history_release(void *object) {
 }
 
 __attribute__((noinline)) static void *lg_history_retain_n(void *object, uint32_t count) {
-    if ((intptr_t)object > 0 && count > 0 &&
-        LG_UNLIKELY(lg_history_is_history_type(*(const uintptr_t *)object))) {
+    if ((intptr_t)object > 0 && count > 0 && LG_UNLIKELY(lg_history_is_history_type(*(const uintptr_t *)object))) {
         lg_history_append((uintptr_t)object, LG_HISTORY_RETAIN, count, (uintptr_t)__builtin_return_address(0),
                           *(const uintptr_t *)__builtin_frame_address(0));
     }
@@ -584,8 +583,7 @@ __attribute__((noinline)) static void *lg_history_retain_n(void *object, uint32_
 }
 
 __attribute__((noinline)) static void lg_history_release_n(void *object, uint32_t count) {
-    if ((intptr_t)object > 0 && count > 0 &&
-        LG_UNLIKELY(lg_history_is_history_type(*(const uintptr_t *)object))) {
+    if ((intptr_t)object > 0 && count > 0 && LG_UNLIKELY(lg_history_is_history_type(*(const uintptr_t *)object))) {
         lg_history_append((uintptr_t)object, LG_HISTORY_RELEASE, count, (uintptr_t)__builtin_return_address(0),
                           *(const uintptr_t *)__builtin_frame_address(0));
     }
@@ -594,8 +592,7 @@ __attribute__((noinline)) static void lg_history_release_n(void *object, uint32_
 
 __attribute__((noinline)) static void *lg_history_try_retain(void *object) {
     void *result = lg_history_next_try_retain(object);
-    if (result != NULL && (intptr_t)object > 0 &&
-        LG_UNLIKELY(lg_history_is_history_type(*(const uintptr_t *)object))) {
+    if (result != NULL && (intptr_t)object > 0 && LG_UNLIKELY(lg_history_is_history_type(*(const uintptr_t *)object))) {
         lg_history_append((uintptr_t)object, LG_HISTORY_RETAIN, 1, (uintptr_t)__builtin_return_address(0),
                           *(const uintptr_t *)__builtin_frame_address(0));
     }
@@ -615,8 +612,8 @@ __attribute__((noinline)) static void *lg_history_alloc(const void *metadata, si
             lg_history_thread_prepare(thread);
         }
         uintptr_t frame_address = (uintptr_t)hook_frame;
-        bool on_stack = frame_address >= thread->stack_low && frame_address + 16 <= thread->stack_high &&
-                        (frame_address & 7u) == 0;
+        bool on_stack =
+            frame_address >= thread->stack_low && frame_address + 16 <= thread->stack_high && (frame_address & 7u) == 0;
         lg_history_append((uintptr_t)object, LG_HISTORY_ALLOC, 1, on_stack ? hook_frame[1] : 0,
                           on_stack ? hook_frame[0] : 0);
     }
@@ -669,12 +666,12 @@ static lg_weak_load_fn lg_history_next_weak_take_strong;
 static lg_unowned_strong_fn lg_history_next_unowned_retain_strong;
 static lg_unowned_strong_fn lg_history_next_unowned_retain_strong_and_release;
 
-#define LG_HISTORY_NOTE_STRONG(object)                                                                       \
-    do {                                                                                                    \
-        if ((intptr_t)(object) > 0 && LG_UNLIKELY(lg_history_is_history_type(*(const uintptr_t *)(object)))) { \
-            lg_history_append((uintptr_t)(object), LG_HISTORY_RETAIN, 1, (uintptr_t)__builtin_return_address(0), \
-                              *(const uintptr_t *)__builtin_frame_address(0));                              \
-        }                                                                                                   \
+#define LG_HISTORY_NOTE_STRONG(object)                                                                                 \
+    do {                                                                                                               \
+        if ((intptr_t)(object) > 0 && LG_UNLIKELY(lg_history_is_history_type(*(const uintptr_t *)(object)))) {         \
+            lg_history_append((uintptr_t)(object), LG_HISTORY_RETAIN, 1, (uintptr_t)__builtin_return_address(0),       \
+                              *(const uintptr_t *)__builtin_frame_address(0));                                         \
+        }                                                                                                              \
     } while (0)
 
 __attribute__((noinline)) static void *lg_history_weak_load_strong(void *reference) {
@@ -747,7 +744,8 @@ static const lg_history_forward *lg_history_delegate(void) {
             dlclose(module);
         }
         bool complete = forward.start != NULL && forward.start != lg_history_start && forward.is_active != NULL &&
-                        forward.patterns != NULL && forward.count != NULL && forward.copy != NULL && forward.stats != NULL;
+                        forward.patterns != NULL && forward.count != NULL && forward.copy != NULL &&
+                        forward.stats != NULL;
         known = complete ? 1 : 2;
         atomic_store_explicit(&state, known, memory_order_release);
     }
@@ -782,7 +780,8 @@ int lg_history_start(const char *patterns, char *error, size_t error_len) {
     pthread_mutex_lock(&lg_state.install_mutex);
     int result = LG_OK;
     void **adapter_slot = lg_retain_adapter_installed_slot;
-    bool *swizzling = dlsym(RTLD_DEFAULT, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly");
+    bool *swizzling =
+        dlsym(RTLD_DEFAULT, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly");
     lg_history_retain_fn *retain_slot = dlsym(RTLD_DEFAULT, "_swift_retain");
     lg_history_release_fn *release_slot = dlsym(RTLD_DEFAULT, "_swift_release");
     lg_history_retain_n_fn *retain_n_slot = dlsym(RTLD_DEFAULT, "_swift_retain_n");
@@ -833,15 +832,16 @@ int lg_history_start(const char *patterns, char *error, size_t error_len) {
             __atomic_store_n(swizzling, true, __ATOMIC_RELEASE);
             // Writes: the program calls swift_beginAccess through its imports (not fatal when none is found:
             // store sites then come from the retains alone).
-            lg_history_patched_access_imports = lg_history_patch(
-                "swift_beginAccess", (void *)lg_history_begin_access, (void **)&lg_history_next_begin_access);
+            lg_history_patched_access_imports = lg_history_patch("swift_beginAccess", (void *)lg_history_begin_access,
+                                                                 (void **)&lg_history_next_begin_access);
             lg_history_patch("swift_weakLoadStrong", (void *)lg_history_weak_load_strong,
                              (void **)&lg_history_next_weak_load_strong);
             lg_history_patch("swift_weakTakeStrong", (void *)lg_history_weak_take_strong,
                              (void **)&lg_history_next_weak_take_strong);
             lg_history_patch("swift_unownedRetainStrong", (void *)lg_history_unowned_retain_strong,
                              (void **)&lg_history_next_unowned_retain_strong);
-            lg_history_patch("swift_unownedRetainStrongAndRelease", (void *)lg_history_unowned_retain_strong_and_release,
+            lg_history_patch("swift_unownedRetainStrongAndRelease",
+                             (void *)lg_history_unowned_retain_strong_and_release,
                              (void **)&lg_history_next_unowned_retain_strong_and_release);
         }
     }

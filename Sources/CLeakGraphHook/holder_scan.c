@@ -120,9 +120,8 @@ int lg_scan_holders(lg_scan_request *request) {
     }
     request->unread_count = 0;
     int own_signal = lg_scan_threads_prepare();
-    if (!lg_scan_memory_prepare() || !lg_scan_kernel_prepare() || !lg_scan_chunks_prepare() || !lg_scan_tasks_prepare() ||
-        own_signal == 0 ||
-        request->excluded_count > 64) {
+    if (!lg_scan_memory_prepare() || !lg_scan_kernel_prepare() || !lg_scan_chunks_prepare() ||
+        !lg_scan_tasks_prepare() || own_signal == 0 || request->excluded_count > 64) {
         return LG_SCAN_ABSTAINED;
     }
     lg_range skip[LG_SCAN_SKIP_CAPACITY];

@@ -121,8 +121,8 @@ bool lg_scan_chunks_prepare(void) {
         lg_chunk_layout = known ? 1 : -1;
     }
     if (lg_chunks == NULL) {
-        void *table = mmap(NULL, sizeof(lg_chunk_table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                           -1, 0);
+        void *table = mmap(NULL, sizeof(lg_chunk_table), PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (table == MAP_FAILED) {
             return false;
         }
@@ -157,9 +157,7 @@ void lg_scan_chunks_reset(void) {
     lg_chunks->overflowed = false;
 }
 
-bool lg_scan_chunks_known(void) {
-    return lg_chunk_layout == 1 && lg_chunks != NULL;
-}
+bool lg_scan_chunks_known(void) { return lg_chunk_layout == 1 && lg_chunks != NULL; }
 
 uintptr_t lg_scan_object_end(uintptr_t object, size_t size) {
     if (lg_chunk_layout != 1) {
@@ -177,9 +175,7 @@ uintptr_t lg_scan_object_end(uintptr_t object, size_t size) {
 }
 
 /// The size word of the chunk at `chunk` (inside the mapping: the caller checked `chunk + 16 <= end`).
-static inline uint64_t lg_chunk_size_word(uintptr_t chunk) {
-    return ((const uint64_t *)chunk)[1];
-}
+static inline uint64_t lg_chunk_size_word(uintptr_t chunk) { return ((const uint64_t *)chunk)[1]; }
 
 lg_chunk_lookup lg_scan_chunk_at(const lg_scan_job *job, uintptr_t location) {
     lg_chunk_lookup result = {LG_CHUNK_UNKNOWN, {0, 0}};
@@ -231,7 +227,8 @@ lg_chunk_lookup lg_scan_chunk_at(const lg_scan_job *job, uintptr_t location) {
             return result;  // a header word (the walk only gets here from the anchor's own chunk)
         }
         if (location < end && location < map_end) {
-            bool in_use = mmapped || (next + LG_CHUNK_HEADER <= map_end && (lg_chunk_size_word(next) & LG_CHUNK_PREV_INUSE) != 0);
+            bool in_use =
+                mmapped || (next + LG_CHUNK_HEADER <= map_end && (lg_chunk_size_word(next) & LG_CHUNK_PREV_INUSE) != 0);
             // In a thread's cache of freed chunks: looks in use, holds a freed block's stale bytes.
             if (in_use && !mmapped && lg_tcache_key != 0 && ((const uint64_t *)chunk)[3] == lg_tcache_key) {
                 in_use = false;
@@ -284,30 +281,30 @@ void lg_scan_chunk_found(size_t target, lg_chunk_holder holder, uintptr_t locati
         return;
     }
     switch (holder.kind) {
-    case LG_CHUNK_HOLDER_ROOT:
-        chunk->state |= LG_CHUNK_HELD;
-        break;
-    case LG_CHUNK_HOLDER_OBJECT:
-        if (chunk->owner == 0) {
-            chunk->owner = holder.object;
-            chunk->owner_location = location;
-        } else if (chunk->owner != holder.object) {
-            chunk->state |= LG_CHUNK_HELD;  // two owners: either may be alive
-        }
-        break;
-    case LG_CHUNK_HOLDER_CHUNK: {
-        if (holder.chunk.start == chunk->range.start) {
-            break;  // a word of the chunk into itself
-        }
-        long from = lg_chunk_index(holder.chunk);
-        if (from < 0 || lg_chunks->edge_count >= LG_CHUNK_EDGE_CAPACITY) {
-            lg_chunks->overflowed = true;
+        case LG_CHUNK_HOLDER_ROOT:
             chunk->state |= LG_CHUNK_HELD;
             break;
+        case LG_CHUNK_HOLDER_OBJECT:
+            if (chunk->owner == 0) {
+                chunk->owner = holder.object;
+                chunk->owner_location = location;
+            } else if (chunk->owner != holder.object) {
+                chunk->state |= LG_CHUNK_HELD;  // two owners: either may be alive
+            }
+            break;
+        case LG_CHUNK_HOLDER_CHUNK: {
+            if (holder.chunk.start == chunk->range.start) {
+                break;  // a word of the chunk into itself
+            }
+            long from = lg_chunk_index(holder.chunk);
+            if (from < 0 || lg_chunks->edge_count >= LG_CHUNK_EDGE_CAPACITY) {
+                lg_chunks->overflowed = true;
+                chunk->state |= LG_CHUNK_HELD;
+                break;
+            }
+            lg_chunks->edges[lg_chunks->edge_count++] = (lg_chunk_edge){(uint32_t)from, lg_chunks->targets[target]};
+            break;
         }
-        lg_chunks->edges[lg_chunks->edge_count++] = (lg_chunk_edge){(uint32_t)from, lg_chunks->targets[target]};
-        break;
-    }
     }
 }
 

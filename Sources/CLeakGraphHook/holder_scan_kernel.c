@@ -88,9 +88,10 @@ bool lg_scan_kernel_prepare(void) {
     if (lg_kernel != NULL) {
         return true;
     }
-    void *state = mmap(NULL, sizeof(lg_kernel_state), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                       -1, 0);
-    void *bytes = mmap(NULL, LG_KERNEL_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *state =
+        mmap(NULL, sizeof(lg_kernel_state), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *bytes =
+        mmap(NULL, LG_KERNEL_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (state == MAP_FAILED || bytes == MAP_FAILED) {
         return false;
     }

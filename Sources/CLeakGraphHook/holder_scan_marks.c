@@ -59,8 +59,9 @@ __attribute__((noinline)) void lg_scan_enter_check(void) {
     entry->depth = 1;
 #if defined(__x86_64__)
     uintptr_t rbx, rbp, r12, r13, r14, r15;
-    __asm__ volatile("mov %%rbx, %0\n\tmov %%rbp, %1\n\tmov %%r12, %2\n\tmov %%r13, %3\n\tmov %%r14, %4\n\tmov %%r15, %5"
-                     : "=m"(rbx), "=m"(rbp), "=m"(r12), "=m"(r13), "=m"(r14), "=m"(r15));
+    __asm__ volatile(
+        "mov %%rbx, %0\n\tmov %%rbp, %1\n\tmov %%r12, %2\n\tmov %%r13, %3\n\tmov %%r14, %4\n\tmov %%r15, %5"
+        : "=m"(rbx), "=m"(rbp), "=m"(r12), "=m"(r13), "=m"(r14), "=m"(r15));
     entry->registers[0] = rbx;
     entry->registers[1] = rbp;
     entry->registers[2] = r12;
@@ -69,8 +70,11 @@ __attribute__((noinline)) void lg_scan_enter_check(void) {
     entry->registers[5] = r15;
 #elif defined(__aarch64__)
     uintptr_t x[8];
-    __asm__ volatile("stp x19, x20, [%0]\n\tstp x21, x22, [%0, #16]\n\tstp x23, x24, [%0, #32]\n\tstp x25, x26, [%0, #48]"
-                     : : "r"(x) : "memory");
+    __asm__ volatile(
+        "stp x19, x20, [%0]\n\tstp x21, x22, [%0, #16]\n\tstp x23, x24, [%0, #32]\n\tstp x25, x26, [%0, #48]"
+        :
+        : "r"(x)
+        : "memory");
     for (int i = 0; i < 8; i++) {
         entry->registers[i] = x[i];
     }

@@ -322,9 +322,7 @@ bool lg_scan_read_maps(void) {
 
 /// Scans every readable and writable mapping; a mapping holding a stopped thread's stack marker is
 /// read from the lowest marker up.
-bool lg_scan_maps_contain(const char *text) {
-    return strstr(lg_scan_maps, text) != NULL;
-}
+bool lg_scan_maps_contain(const char *text) { return strstr(lg_scan_maps, text) != NULL; }
 
 void lg_scan_mappings(lg_scan_job *job, const uintptr_t *markers, size_t marker_count) {
     const char *cursor = lg_scan_maps;

@@ -47,7 +47,8 @@ bool lg_scan_tasks_prepare(void) {
 }
 
 lg_range lg_scan_tasks_buffer(void) {
-    return (lg_range){(uintptr_t)lg_task_slabs, (uintptr_t)lg_task_slabs + sizeof(lg_task_slab) * LG_TASK_SLAB_CAPACITY};
+    return (lg_range){(uintptr_t)lg_task_slabs,
+                      (uintptr_t)lg_task_slabs + sizeof(lg_task_slab) * LG_TASK_SLAB_CAPACITY};
 }
 
 static bool lg_task_slab_before(const void *a, const void *b) {
@@ -71,7 +72,8 @@ void lg_scan_tasks_collect(const lg_scan_request *request) {
         lg_read_memory(task + shape->first_slab, &slab, 8);
         for (unsigned steps = 0; slab != 0 && steps < LG_TASK_SLABS_PER_TASK; steps++) {
             uintptr_t header[3] = {0, 0, 0};
-            if (lg_read_memory(slab, header, sizeof header) != sizeof header || header[0] != (uintptr_t)shape->slab_metadata) {
+            if (lg_read_memory(slab, header, sizeof header) != sizeof header ||
+                header[0] != (uintptr_t)shape->slab_metadata) {
                 break;  // not a slab: nothing more is attributed
             }
             uint64_t sizes = header[shape->slab_capacity / 8];

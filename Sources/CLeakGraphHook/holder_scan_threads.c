@@ -52,7 +52,6 @@ static long lg_futex(_Atomic uint32_t *word, int op, uint32_t value) {
     return syscall(SYS_futex, (uint32_t *)word, op, value, NULL, NULL, 0);
 }
 
-
 uint64_t lg_scan_now_ns(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -67,7 +66,8 @@ static void lg_scan_forward_sys(int signal_number, siginfo_t *info, void *contex
     if ((previous->sa_flags & SA_SIGINFO) != 0 && previous->sa_sigaction != NULL &&
         (void *)previous->sa_sigaction != (void *)SIG_IGN && (void *)previous->sa_sigaction != (void *)SIG_DFL) {
         previous->sa_sigaction(signal_number, info, context);
-    } else if ((previous->sa_flags & SA_SIGINFO) == 0 && previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+    } else if ((previous->sa_flags & SA_SIGINFO) == 0 && previous->sa_handler != SIG_DFL &&
+               previous->sa_handler != SIG_IGN) {
         previous->sa_handler(signal_number);
     } else if (previous->sa_handler == SIG_DFL) {
         // The default action (terminate with a core dump): restore it and deliver the signal again,
@@ -159,13 +159,9 @@ static int lg_scan_install(void) {
     return signal_number;
 }
 
-int lg_scan_threads_prepare(void) {
-    return lg_scan_install();
-}
+int lg_scan_threads_prepare(void) { return lg_scan_install(); }
 
-int lg_scan_thread_id(unsigned index) {
-    return atomic_load(&lg_scan_threads[index].tid);
-}
+int lg_scan_thread_id(unsigned index) { return atomic_load(&lg_scan_threads[index].tid); }
 
 /// Chains the handler in front of the program's SIGSYS disposition, once. Returns false when that
 /// cannot be done.

@@ -44,8 +44,7 @@ static void lg_thread_stack_bounds(uintptr_t *low, uintptr_t *high) {
         uintptr_t top = (uintptr_t)__libc_stack_end;
         struct rlimit limit;
         uintptr_t size = (uintptr_t)1 << 30;
-        if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
-            limit.rlim_cur < size) {
+        if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < size) {
             size = limit.rlim_cur;
         }
         *high = top;
@@ -76,8 +75,7 @@ static lg_thread *lg_thread_register(void) {
     if (thread == NULL) {
         return NULL;
     }
-    thread->shard =
-        atomic_fetch_add_explicit(&lg_state.next_shard, 1, memory_order_relaxed) % LG_SHARD_COUNT;
+    thread->shard = atomic_fetch_add_explicit(&lg_state.next_shard, 1, memory_order_relaxed) % LG_SHARD_COUNT;
     lg_thread_stack_bounds(&thread->stack_low, &thread->stack_high);
     if (lg_state.thread_key_ready) {
         pthread_setspecific(lg_state.thread_key, thread);
@@ -107,8 +105,8 @@ int lg_hook_init(void) {
 /// at a null return address, a misaligned or non-increasing frame pointer, or one outside the
 /// thread's stack (Swift async frames mark their saved frame pointer with a high bit, which lands
 /// outside too).
-static inline uint32_t lg_walk_frames(const lg_thread *thread, uintptr_t frame, uintptr_t *frames,
-                                      uint32_t max_frames, uint64_t *hash) {
+static inline uint32_t lg_walk_frames(const lg_thread *thread, uintptr_t frame, uintptr_t *frames, uint32_t max_frames,
+                                      uint64_t *hash) {
     const uintptr_t low = thread->stack_low;
     const uintptr_t high = thread->stack_high;
     uint64_t running = LG_STACK_HASH_SEED;
@@ -135,8 +133,7 @@ static inline uint32_t lg_walk_frames(const lg_thread *thread, uintptr_t frame, 
 }
 
 /// The stack id of `frames`, from the thread's cache or the shared intern table.
-static inline uint32_t lg_stack_id(lg_thread *thread, const uintptr_t *frames, uint32_t count,
-                                   uint64_t hash) {
+static inline uint32_t lg_stack_id(lg_thread *thread, const uintptr_t *frames, uint32_t count, uint64_t hash) {
     uint32_t line = (uint32_t)(hash ^ (hash >> 32)) & (LG_THREAD_STACK_CACHE - 1);
     if (thread->stack_cache[line].hash == hash && thread->stack_cache[line].count == count) {
         return thread->stack_cache[line].id;
@@ -294,8 +291,7 @@ void lg_thread_ignore_end(void) {
 static bool lg_defer_free(void *pointer) {
     if (lg_state.deferred_count == lg_state.deferred_capacity) {
         size_t capacity = lg_state.deferred_capacity ? lg_state.deferred_capacity * 2 : 4096;
-        void *grown = mmap(NULL, capacity * sizeof(void *), PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *grown = mmap(NULL, capacity * sizeof(void *), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (grown == MAP_FAILED) {
             return false;
         }
@@ -379,8 +375,7 @@ void lg_free(void *pointer) {
 /// returns whether this thread holds the freeze.
 static bool lg_freeze_enter(void) {
     lg_tls_ignore += 1;
-    if (lg_tls_freeze_depth++ == 0 &&
-        atomic_load_explicit(&lg_state.installed, memory_order_acquire) &&
+    if (lg_tls_freeze_depth++ == 0 && atomic_load_explicit(&lg_state.installed, memory_order_acquire) &&
         atomic_load_explicit(&lg_state.mode, memory_order_relaxed) == LG_MODE_TRACK) {
         lg_table_lock_all();
         lg_tls_holds_freeze = true;
@@ -513,9 +508,7 @@ size_t lg_freeze(lg_record **out_records) {
     return 0;
 }
 
-void lg_unfreeze(lg_record *records) {
-    (void)records;
-}
+void lg_unfreeze(lg_record *records) { (void)records; }
 
 size_t lg_freeze_objects(uintptr_t **out_objects) {
     *out_objects = NULL;
@@ -528,8 +521,6 @@ int lg_frozen_record(uintptr_t object, lg_record *out_record) {
     return 0;
 }
 
-void lg_unfreeze_objects(uintptr_t *objects) {
-    (void)objects;
-}
+void lg_unfreeze_objects(uintptr_t *objects) { (void)objects; }
 
 #endif /* __linux__ */

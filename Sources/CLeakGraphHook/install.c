@@ -87,9 +87,9 @@ static bool lg_delegate_to(const void *hook) {
     int (*is_installed)(void) = (int (*)(void))dlsym(module, "lg_is_installed");
     dlclose(module);  // RTLD_NOLOAD took a reference; the module stays loaded for its own users
     if (delegate.freeze == NULL || delegate.freeze == lg_freeze || delegate.unfreeze == NULL ||
-        delegate.freeze_objects == NULL || delegate.frozen_record == NULL ||
-        delegate.stack == NULL || delegate.stats == NULL || delegate.ignore_begin == NULL ||
-        delegate.ignore_end == NULL || is_installed == NULL || !is_installed()) {
+        delegate.freeze_objects == NULL || delegate.frozen_record == NULL || delegate.stack == NULL ||
+        delegate.stats == NULL || delegate.ignore_begin == NULL || delegate.ignore_end == NULL ||
+        is_installed == NULL || !is_installed()) {
         return false;
     }
     lg_stats_t stats;
@@ -103,12 +103,10 @@ static bool lg_delegate_to(const void *hook) {
 }
 
 /// Installs under the install mutex: every check first, then the changes, allocator swap last.
-static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, char *error,
-                             size_t error_len) {
+static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, char *error, size_t error_len) {
     if (atomic_load_explicit(&lg_state.installed, memory_order_acquire)) {
         if ((int)mode != atomic_load_explicit(&lg_state.mode, memory_order_relaxed)) {
-            lg_set_error(error, error_len,
-                         "LeakGraph's allocation hook is already installed in another mode.");
+            lg_set_error(error, error_len, "LeakGraph's allocation hook is already installed in another mode.");
             return LG_ERR_CONFLICT;
         }
         atomic_store_explicit(&lg_state.max_frames, max_frames, memory_order_relaxed);
@@ -137,8 +135,7 @@ static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, 
                      "cannot record this program's allocations.");
         return LG_ERR_CONFLICT;
     }
-    uint32_t (*version_getter)(void) =
-        (uint32_t(*)(void))dlsym(RTLD_DEFAULT, LG_STDLIB_VERSION_SYMBOL);
+    uint32_t (*version_getter)(void) = (uint32_t(*)(void))dlsym(RTLD_DEFAULT, LG_STDLIB_VERSION_SYMBOL);
     if (version_getter == NULL) {
         lg_set_error(error, error_len,
                      "The Swift runtime's version could not be determined (it predates Swift "
@@ -168,8 +165,7 @@ static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, 
     lg_free_fn resolved = (lg_free_fn)dlsym(RTLD_DEFAULT, "free");
     Dl_info free_module;
     Dl_info own_module;
-    if (resolved != NULL && dladdr((void *)resolved, &free_module) != 0 &&
-        dladdr((void *)lg_free, &own_module) != 0 &&
+    if (resolved != NULL && dladdr((void *)resolved, &free_module) != 0 && dladdr((void *)lg_free, &own_module) != 0 &&
         free_module.dli_fbase == own_module.dli_fbase) {
         preloaded = true;
     }
@@ -211,8 +207,7 @@ static int lg_install_locked(unsigned max_frames, lg_mode mode, bool preloaded, 
 }
 
 /// The checks and the installation shared by every public entry point.
-static int lg_install_with(unsigned max_frames, lg_mode mode, bool preloaded, char *error,
-                           size_t error_len) {
+static int lg_install_with(unsigned max_frames, lg_mode mode, bool preloaded, char *error, size_t error_len) {
     if (error != NULL && error_len > 0) {
         error[0] = '\0';
     }
@@ -221,8 +216,8 @@ static int lg_install_with(unsigned max_frames, lg_mode mode, bool preloaded, ch
     return LG_ERR_UNSUPPORTED_PLATFORM;
 #else
     if (max_frames > LG_MAX_FRAMES_LIMIT) {
-        lg_set_error(error, error_len, "At most %u frames can be recorded per allocation, not %u.",
-                     LG_MAX_FRAMES_LIMIT, max_frames);
+        lg_set_error(error, error_len, "At most %u frames can be recorded per allocation, not %u.", LG_MAX_FRAMES_LIMIT,
+                     max_frames);
         return LG_ERR_INVALID_ARGUMENT;
     }
     if (mode != LG_MODE_TRACK && mode != LG_MODE_RECORD_ONLY && mode != LG_MODE_PASS_THROUGH) {
@@ -251,9 +246,7 @@ int lg_install_preloaded(unsigned max_frames, char *error, size_t error_len) {
     return lg_install_with(max_frames, LG_MODE_TRACK, true, error, error_len);
 }
 
-int lg_is_installed(void) {
-    return atomic_load_explicit(&lg_state.installed, memory_order_acquire);
-}
+int lg_is_installed(void) { return atomic_load_explicit(&lg_state.installed, memory_order_acquire); }
 
 void lg_stats(lg_stats_t *stats) {
     *stats = (lg_stats_t){0};
@@ -292,12 +285,8 @@ int lg_install_preloaded(unsigned max_frames, char *error, size_t error_len) {
     return lg_install_mode(max_frames, LG_MODE_TRACK, error, error_len);
 }
 
-int lg_is_installed(void) {
-    return 0;
-}
+int lg_is_installed(void) { return 0; }
 
-void lg_stats(lg_stats_t *stats) {
-    *stats = (lg_stats_t){0};
-}
+void lg_stats(lg_stats_t *stats) { *stats = (lg_stats_t){0}; }
 
 #endif /* __linux__ */

@@ -129,8 +129,7 @@ typedef uint64_t lg_slot;
 static inline lg_slot lg_slot_make(size_t size, uint32_t stack_id, uint32_t scope) {
     uint64_t stack = stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : (stack_id & LG_SLOT_NO_STACK);
     uint64_t stored = size < LG_SLOT_SIZE_SATURATED ? size : LG_SLOT_SIZE_SATURATED;
-    return (stored << LG_SLOT_SIZE_SHIFT) | ((uint64_t)(scope & LG_SLOT_SCOPE_MASK) << LG_SLOT_STACK_BITS) |
-           stack;
+    return (stored << LG_SLOT_SIZE_SHIFT) | ((uint64_t)(scope & LG_SLOT_SCOPE_MASK) << LG_SLOT_STACK_BITS) | stack;
 }
 
 /// Whether a slot holds a live record rather than a free-list link.
@@ -164,7 +163,7 @@ typedef struct __attribute__((aligned(64))) lg_shard {
 #define LG_STACK_SEGMENT_SIZE (1u << LG_STACK_SEGMENT_BITS)
 #define LG_STACK_SEGMENTS 4096u
 
-_Static_assert((uint64_t)LG_STACK_SEGMENTS * LG_STACK_SEGMENT_SIZE <= LG_SLOT_NO_STACK + 1ull,
+_Static_assert((uint64_t)LG_STACK_SEGMENTS *LG_STACK_SEGMENT_SIZE <= LG_SLOT_NO_STACK + 1ull,
                "every stack id fits the record's 24 bits");
 
 struct lg_stack_entry;
@@ -316,9 +315,7 @@ static inline void lg_spin_lock(atomic_int *lock) {
     lg_spin_lock_slow(lock);
 }
 
-static inline void lg_spin_unlock(atomic_int *lock) {
-    atomic_store_explicit(lock, 0, memory_order_release);
-}
+static inline void lg_spin_unlock(atomic_int *lock) { atomic_store_explicit(lock, 0, memory_order_release); }
 
 // MARK: table.c — records
 
@@ -328,9 +325,7 @@ static inline uintptr_t lg_map_granule(uintptr_t address) {
 }
 
 /// The `LG_ENTRY_HALF` bit of an entry for an object at `address`.
-static inline uint32_t lg_entry_half(uintptr_t address) {
-    return (address & 16u) ? LG_ENTRY_HALF : 0u;
-}
+static inline uint32_t lg_entry_half(uintptr_t address) { return (address & 16u) ? LG_ENTRY_HALF : 0u; }
 
 /// The address-map entry of `address` without locking: 0 when it is not a tracked object.
 /// One or two dependent loads; safe on any thread at any time.
@@ -373,8 +368,7 @@ static inline lg_slot *lg_entry_slot(uint32_t entry) {
 
 /// Adds to a counter that only the holder of its shard's lock writes: no locked instruction.
 static inline void lg_counter_add(_Atomic uint64_t *counter, int64_t amount) {
-    atomic_store_explicit(counter,
-                          atomic_load_explicit(counter, memory_order_relaxed) + (uint64_t)amount,
+    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + (uint64_t)amount,
                           memory_order_relaxed);
 }
 
@@ -383,8 +377,7 @@ static inline void lg_table_publish(lg_shard *shard, lg_map_region *region, uint
     uintptr_t granule = lg_map_granule(object);
     uint32_t page = (uint32_t)(granule / LG_MAP_PAGE_ENTRIES);
     uint64_t bit = (uint64_t)1 << (page & 63);
-    if (LG_UNLIKELY((atomic_load_explicit(&region->touched[page >> 6], memory_order_relaxed) &
-                     bit) == 0)) {
+    if (LG_UNLIKELY((atomic_load_explicit(&region->touched[page >> 6], memory_order_relaxed) & bit) == 0)) {
         atomic_fetch_or_explicit(&region->touched[page >> 6], bit, memory_order_relaxed);
     }
     atomic_store_explicit(&region->entries[granule], entry | lg_entry_half(object), memory_order_release);
@@ -430,8 +423,7 @@ static inline bool lg_table_insert_locked(uint32_t shard_index, uintptr_t object
 /// `lg_table_lock_shard(entry, object)` (which the caller holds). Returns false when `object` no
 /// longer has that entry.
 static inline bool lg_table_remove_locked(uintptr_t object, uint32_t entry) {
-    lg_map_region *region =
-        atomic_load_explicit(&lg_state.map[object >> LG_MAP_REGION_SHIFT], memory_order_relaxed);
+    lg_map_region *region = atomic_load_explicit(&lg_state.map[object >> LG_MAP_REGION_SHIFT], memory_order_relaxed);
     _Atomic uint32_t *map_entry = &region->entries[lg_map_granule(object)];
     if (atomic_load_explicit(map_entry, memory_order_relaxed) != entry) {
         return false;
@@ -503,9 +495,8 @@ static inline uint32_t lg_scope_stamp(uint64_t token) {
         return 0;
     }
     uint32_t id = (uint32_t)token;
-    return atomic_load_explicit(&lg_state.scope_generation[id], memory_order_acquire) == (uint32_t)(token >> 32)
-               ? id
-               : 0;
+    return atomic_load_explicit(&lg_state.scope_generation[id], memory_order_acquire) == (uint32_t)(token >> 32) ? id
+                                                                                                                 : 0;
 }
 
 // MARK: hook.c — the paths install.c switches on

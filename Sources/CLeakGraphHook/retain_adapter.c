@@ -225,7 +225,8 @@ static bool lg_in_relro(const lg_elf_file *file, Elf64_Addr address) {
         if (!lg_pread_all(file->descriptor, &program, sizeof program, header->e_phoff + index * sizeof program)) {
             return true;
         }
-        if (program.p_type == PT_GNU_RELRO && address >= program.p_vaddr && address < program.p_vaddr + program.p_memsz) {
+        if (program.p_type == PT_GNU_RELRO && address >= program.p_vaddr &&
+            address < program.p_vaddr + program.p_memsz) {
             return true;
         }
     }
@@ -281,10 +282,8 @@ int lg_retain_adapter_prepare(void ***slot_out, char *error, size_t error_len) {
                      "applied to this runtime build.",
                      path, queries[0].found ? LG_ADAPTER_SLOT_SYMBOL : "swift_retain");
     } else if (module->l_addr + queries[0].symbol.st_value != (uintptr_t)retain) {
-        lg_set_error(error, error_len,
-                     "%s on disk does not match the Swift runtime loaded in this process.", path);
-    } else if (queries[1].symbol.st_size != sizeof(void *) ||
-               !lg_symbol_writable(&file, &queries[1].symbol) ||
+        lg_set_error(error, error_len, "%s on disk does not match the Swift runtime loaded in this process.", path);
+    } else if (queries[1].symbol.st_size != sizeof(void *) || !lg_symbol_writable(&file, &queries[1].symbol) ||
                lg_in_relro(&file, queries[1].symbol.st_value)) {
         lg_set_error(error, error_len,
                      "%s in %s is not a writable pointer, so the Swift 6.3 retain-adapter "
@@ -294,8 +293,7 @@ int lg_retain_adapter_prepare(void ***slot_out, char *error, size_t error_len) {
         void **slot = (void **)(module->l_addr + queries[1].symbol.st_value);
         void *current = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
         bool expected = current == (void *)lg_retain_adapter ||
-                        (queries[2].found &&
-                         current == (void *)(module->l_addr + queries[2].symbol.st_value));
+                        (queries[2].found && current == (void *)(module->l_addr + queries[2].symbol.st_value));
         if (!expected) {
             lg_set_error(error, error_len,
                          "The Swift runtime's retain adapter does not point where expected, so "

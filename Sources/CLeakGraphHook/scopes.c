@@ -54,9 +54,7 @@ static uint32_t lg_scope_open_id(uint64_t token) {
         return 0;
     }
     uint32_t generation = (uint32_t)(token >> 32);
-    return atomic_load_explicit(&lg_state.scope_generation[id], memory_order_acquire) == generation
-               ? id
-               : 0;
+    return atomic_load_explicit(&lg_state.scope_generation[id], memory_order_acquire) == generation ? id : 0;
 }
 
 /// The token of the test the current allocation belongs to (the test source's), or 0.
@@ -140,8 +138,8 @@ static uint32_t lg_scope_sole_locked(void) {
             continue;
         }
         uint32_t length = 1;
-        for (uint32_t id = lg_scope_parent_id(ids[candidate]); id != 0 && lg_scope_is_check_locked(id) && length <= open;
-             id = lg_scope_parent_id(id)) {
+        for (uint32_t id = lg_scope_parent_id(ids[candidate]);
+             id != 0 && lg_scope_is_check_locked(id) && length <= open; id = lg_scope_parent_id(id)) {
             length++;
         }
         return length == open ? ids[candidate] : 0;
@@ -250,8 +248,8 @@ static uint32_t lg_scope_heir(uint32_t id, bool into_parent) {
     uint64_t parent = __atomic_load_n(&lg_state.scope_parent[id], __ATOMIC_ACQUIRE);
     for (unsigned depth = 0; !into_parent && depth < LG_SCOPE_CHAIN_LIMIT; depth++) {
         uint32_t parent_id = lg_scope_open_id(parent);
-        if (parent_id == 0 ||
-            (__atomic_load_n(&lg_state.scope_ids[parent_id / 64], __ATOMIC_RELAXED) & ((uint64_t)1 << (parent_id % 64))) == 0) {
+        if (parent_id == 0 || (__atomic_load_n(&lg_state.scope_ids[parent_id / 64], __ATOMIC_RELAXED) &
+                               ((uint64_t)1 << (parent_id % 64))) == 0) {
             break;  // none, or a test scope
         }
         parent = __atomic_load_n(&lg_state.scope_parent[parent_id], __ATOMIC_ACQUIRE);
@@ -274,8 +272,8 @@ static void lg_scope_end_giving(uint64_t token, bool into_parent) {
     // No new record gets this id from here on (the hook checks the generation again under its shard
     // lock, see lg_scope_stamp); only one caller ends a given token.
     uint32_t generation = (uint32_t)(token >> 32);
-    if (!atomic_compare_exchange_strong_explicit(&lg_state.scope_generation[id], &generation, 0,
-                                                 memory_order_acq_rel, memory_order_relaxed)) {
+    if (!atomic_compare_exchange_strong_explicit(&lg_state.scope_generation[id], &generation, 0, memory_order_acq_rel,
+                                                 memory_order_relaxed)) {
         return;
     }
     // Then the records that have it go to its heir, if that one is still in use (checked under the

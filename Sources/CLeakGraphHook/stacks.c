@@ -24,28 +24,25 @@ typedef struct lg_stack_entry {
 
 typedef struct lg_stack_index {
     uint32_t mask;
-    _Atomic uint32_t slots[]; // stack id + 1; 0 is empty
+    _Atomic uint32_t slots[];  // stack id + 1; 0 is empty
 } lg_stack_index;
-
 
 /// The entry of stack `id` through the two-level directory, or NULL while it is being published.
 static inline lg_stack_entry *lg_stack_entry_for(uint32_t id) {
     lg_stack_entry **segment =
         atomic_load_explicit(&lg_state.stacks.directory[id >> LG_STACK_SEGMENT_BITS], memory_order_acquire);
-    return segment ? __atomic_load_n(&segment[id & (LG_STACK_SEGMENT_SIZE - 1)], __ATOMIC_ACQUIRE)
-                   : NULL;
+    return segment ? __atomic_load_n(&segment[id & (LG_STACK_SEGMENT_SIZE - 1)], __ATOMIC_ACQUIRE) : NULL;
 }
 
 /// Whether `entry` is exactly the stack `frames` (hash first, then the frames).
-static inline bool lg_stack_matches(const lg_stack_entry *entry, uint64_t hash,
-                                    const uintptr_t *frames, uint32_t count) {
+static inline bool lg_stack_matches(const lg_stack_entry *entry, uint64_t hash, const uintptr_t *frames,
+                                    uint32_t count) {
     return entry->hash == hash && entry->count == count &&
            memcmp(entry->frames, frames, count * sizeof(uintptr_t)) == 0;
 }
 
 /// Looks `frames` up in `table`; returns the id or LG_NO_STACK.
-static uint32_t lg_stack_find(const lg_stack_index *table, uint64_t hash, const uintptr_t *frames,
-                              uint32_t count) {
+static uint32_t lg_stack_find(const lg_stack_index *table, uint64_t hash, const uintptr_t *frames, uint32_t count) {
     for (uint32_t slot = (uint32_t)hash & table->mask;; slot = (slot + 1) & table->mask) {
         uint32_t value = atomic_load_explicit(&table->slots[slot], memory_order_acquire);
         if (value == 0) {
@@ -130,8 +127,7 @@ static uint32_t lg_stack_insert_locked(uint64_t hash, const uintptr_t *frames, u
     memcpy(entry->frames, frames, count * sizeof(uintptr_t));
 
     uint32_t segment_index = id >> LG_STACK_SEGMENT_BITS;
-    lg_stack_entry **segment =
-        atomic_load_explicit(&lg_state.stacks.directory[segment_index], memory_order_relaxed);
+    lg_stack_entry **segment = atomic_load_explicit(&lg_state.stacks.directory[segment_index], memory_order_relaxed);
     if (segment == NULL) {
         segment = calloc(LG_STACK_SEGMENT_SIZE, sizeof(lg_stack_entry *));
         if (segment == NULL) {
@@ -168,17 +164,11 @@ uint32_t lg_stack_intern(const uintptr_t *frames, uint32_t count, uint64_t hash)
     return id;
 }
 
-void lg_stacks_lock(void) {
-    pthread_mutex_lock(&lg_state.stacks.mutex);
-}
+void lg_stacks_lock(void) { pthread_mutex_lock(&lg_state.stacks.mutex); }
 
-void lg_stacks_unlock(void) {
-    pthread_mutex_unlock(&lg_state.stacks.mutex);
-}
+void lg_stacks_unlock(void) { pthread_mutex_unlock(&lg_state.stacks.mutex); }
 
-uint64_t lg_stack_count(void) {
-    return atomic_load_explicit(&lg_state.stacks.next_id, memory_order_acquire);
-}
+uint64_t lg_stack_count(void) { return atomic_load_explicit(&lg_state.stacks.next_id, memory_order_acquire); }
 
 const uintptr_t *lg_stack(uint32_t stack_id, size_t *count) {
     if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {

@@ -61,8 +61,8 @@ static long lg_static_candidate(const lg_range *candidates, size_t count, uintpt
 }
 
 /// Reads `[start, end)` a chunk at a time and marks the candidates its words point into.
-static size_t lg_static_read(uintptr_t start, uintptr_t end, const lg_range *candidates, size_t count,
-                             uint8_t *held, uint64_t *bytes) {
+static size_t lg_static_read(uintptr_t start, uintptr_t end, const lg_range *candidates, size_t count, uint8_t *held,
+                             uint64_t *bytes) {
     size_t marked = 0;
     uintptr_t low = candidates[0].start;
     uintptr_t high = candidates[count - 1].end;

@@ -26,7 +26,6 @@
 #include <sys/mman.h>
 #include <time.h>
 
-
 void lg_spin_lock_slow(atomic_int *lock) {
     for (unsigned attempt = 0;; attempt++) {
         while (atomic_load_explicit(lock, memory_order_relaxed) != 0) {
@@ -63,14 +62,14 @@ static lg_map_region *lg_map_region_for(uintptr_t address) {
     if (region != NULL) {
         return region;
     }
-    void *memory = mmap(NULL, LG_MAP_REGION_BYTES, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *memory =
+        mmap(NULL, LG_MAP_REGION_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (memory == MAP_FAILED) {
         return NULL;
     }
     lg_map_region *expected = NULL;
-    if (!atomic_compare_exchange_strong_explicit(&lg_state.map[top], &expected, memory,
-                                                 memory_order_acq_rel, memory_order_acquire)) {
+    if (!atomic_compare_exchange_strong_explicit(&lg_state.map[top], &expected, memory, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
         munmap(memory, LG_MAP_REGION_BYTES);
         return expected;
     }
@@ -93,8 +92,8 @@ static uint32_t lg_shard_take(lg_shard *shard) {
     }
     uint32_t chunk = index >> LG_CHUNK_BITS;
     if (chunk >= shard->chunk_count) {
-        void *memory = mmap(NULL, LG_CHUNK_BYTES, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        void *memory =
+            mmap(NULL, LG_CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (memory == MAP_FAILED) {
             return UINT32_MAX;
         }
@@ -156,8 +155,7 @@ void lg_table_unlock_all(void) {
 /// Visits the tracked objects in address order (read off the written pages of the address map),
 /// at most `count`, calling `visit(context, i, object, entry)` for the `i`-th; returns how many.
 static size_t lg_table_visit_locked(size_t count,
-                                    void (*visit)(void *context, size_t i, uintptr_t object,
-                                                  uint32_t entry),
+                                    void (*visit)(void *context, size_t i, uintptr_t object, uint32_t entry),
                                     void *context) {
     const uint32_t shift = lg_state.granule_shift;
     size_t filled = 0;
@@ -177,8 +175,8 @@ static size_t lg_table_visit_locked(size_t count,
                 if (entry == 0) {
                     continue;
                 }
-                uintptr_t object = (top << LG_MAP_REGION_SHIFT) | ((uintptr_t)granule << shift) |
-                                   ((entry & LG_ENTRY_HALF) ? 16u : 0u);
+                uintptr_t object =
+                    (top << LG_MAP_REGION_SHIFT) | ((uintptr_t)granule << shift) | ((entry & LG_ENTRY_HALF) ? 16u : 0u);
                 visit(context, filled++, object, entry);
                 if (filled == count) {
                     break;
@@ -239,8 +237,7 @@ static void lg_table_visit_object(void *context, size_t i, uintptr_t object, uin
 /// A malloc'd array of one `element_size`-byte element per live record, filled by `visit` in address
 /// order, in `*out`; its length is returned (NULL and 0 when empty or out of memory).
 static size_t lg_table_collect_locked(void **out, size_t element_size,
-                                      void (*visit)(void *context, size_t i, uintptr_t object,
-                                                    uint32_t entry)) {
+                                      void (*visit)(void *context, size_t i, uintptr_t object, uint32_t entry)) {
     *out = NULL;
     size_t count = lg_table_live_locked();
     void *elements = count == 0 ? NULL : malloc(count * element_size);
@@ -323,8 +320,8 @@ void lg_table_stats(lg_stats_t *stats) {
         }
         map_pages += sizeof(region->touched) / 4096;
         for (uint32_t word = 0; word < LG_MAP_REGION_PAGES / 64; word++) {
-            map_pages += (uint64_t)__builtin_popcountll(
-                atomic_load_explicit(&region->touched[word], memory_order_relaxed));
+            map_pages +=
+                (uint64_t)__builtin_popcountll(atomic_load_explicit(&region->touched[word], memory_order_relaxed));
         }
     }
     stats->record_bytes = slots * sizeof(lg_slot) + map_pages * 4096;

@@ -18,10 +18,8 @@
 static _Atomic(lg_task_create_fn) lg_next_task_create;
 
 /// What the patched imports call: the runtime's `swift_task_create`, then the task is recorded.
-__attribute__((swiftcall)) static lg_task_and_context lg_task_create_hook(size_t flags, void *options,
-                                                                        const void *result_type,
-                                                                        void *closure_entry,
-                                                                        void *closure_context) {
+__attribute__((swiftcall)) static lg_task_and_context
+lg_task_create_hook(size_t flags, void *options, const void *result_type, void *closure_entry, void *closure_context) {
     lg_task_create_fn next = atomic_load_explicit(&lg_next_task_create, memory_order_acquire);
     lg_task_and_context created = next(flags, options, result_type, closure_entry, closure_context);
     lg_task_created(created.task, created.initial_context, closure_context, flags,

@@ -59,7 +59,8 @@ static bool lg_read_owned_block(uintptr_t block, uintptr_t header[4], uintptr_t 
         return false;
     }
     if (malloc_isa == 0 || header[0] != malloc_isa) return false;
-    if ((flags & (LG_BLOCK_NEEDS_FREE | LG_BLOCK_HAS_COPY_DISPOSE)) != (LG_BLOCK_NEEDS_FREE | LG_BLOCK_HAS_COPY_DISPOSE))
+    if ((flags & (LG_BLOCK_NEEDS_FREE | LG_BLOCK_HAS_COPY_DISPOSE)) !=
+        (LG_BLOCK_NEEDS_FREE | LG_BLOCK_HAS_COPY_DISPOSE))
         return false;
     if ((flags & LG_BLOCK_REFCOUNT_MASK) != 2) return false;  // one holder
     uintptr_t descriptor[2];

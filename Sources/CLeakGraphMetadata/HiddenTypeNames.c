@@ -39,7 +39,7 @@ typedef struct {
 
 typedef struct {
     char *path;
-    int descriptor;     // the open file, for symbol look-ups (-1 when it could not be read)
+    int descriptor;  // the open file, for symbol look-ups (-1 when it could not be read)
     Elf *elf;
     lg_hidden_entry *entries;
     size_t entry_count;
@@ -124,8 +124,7 @@ static lg_hidden_module *lg_hidden_module_at(const char *path) {
     for (size_t index = 0; index < lg_hidden_module_count; index++) {
         if (strcmp(lg_hidden_modules[index].path, path) == 0) return &lg_hidden_modules[index];
     }
-    lg_hidden_module *modules =
-        realloc(lg_hidden_modules, (lg_hidden_module_count + 1) * sizeof(lg_hidden_module));
+    lg_hidden_module *modules = realloc(lg_hidden_modules, (lg_hidden_module_count + 1) * sizeof(lg_hidden_module));
     if (modules == NULL) return NULL;
     lg_hidden_modules = modules;
     lg_hidden_module *module = &lg_hidden_modules[lg_hidden_module_count++];

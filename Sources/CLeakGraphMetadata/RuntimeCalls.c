@@ -4,10 +4,12 @@
 // Runtime entry points (libswiftCore). Declared here because no public header exports them to C.
 extern size_t swift_retainCount(const void *object);
 extern bool swift_isDeallocating(const void *object);
-__attribute__((swiftcall)) extern const void *swift_getTypeByMangledNameInContext(
-    const char *name, size_t length, const void *context, const void *const *generic_arguments);
-__attribute__((swiftcall)) extern const void *swift_getTypeByMangledNameInEnvironment(
-    const char *name, size_t length, const void *environment, const void *const *generic_arguments);
+__attribute__((swiftcall)) extern const void *swift_getTypeByMangledNameInContext(const char *name, size_t length,
+                                                                                  const void *context,
+                                                                                  const void *const *generic_arguments);
+__attribute__((swiftcall)) extern const void *
+swift_getTypeByMangledNameInEnvironment(const char *name, size_t length, const void *environment,
+                                        const void *const *generic_arguments);
 
 typedef __attribute__((swiftcall)) unsigned (*lg_get_enum_tag_fn)(const void *value, const void *metadata);
 typedef __attribute__((swiftcall)) void (*lg_destructive_project_fn)(void *value, const void *metadata);
@@ -28,8 +30,8 @@ const void *lg_type_by_mangled_name(const char *name, size_t length, const void 
                                     const void *const *generic_arguments) {
     // A context with its low bit set is a generic environment (descriptors are 4-byte aligned).
     if (((uintptr_t)context & 1) != 0) {
-        return swift_getTypeByMangledNameInEnvironment(
-            name, length, (const void *)((uintptr_t)context & ~(uintptr_t)1), generic_arguments);
+        return swift_getTypeByMangledNameInEnvironment(name, length, (const void *)((uintptr_t)context & ~(uintptr_t)1),
+                                                       generic_arguments);
     }
     return swift_getTypeByMangledNameInContext(name, length, context, generic_arguments);
 }

@@ -75,8 +75,8 @@ bool lg_task_layout_known(void) {
         const void *const *slab_metadata = dlsym(RTLD_DEFAULT, "_swift_concurrency_debug_asyncTaskSlabMetadata");
         lg_task_heap_metadata_value = task_metadata != NULL ? *task_metadata : NULL;
         lg_task_slab_metadata_value = slab_metadata != NULL ? *slab_metadata : NULL;
-        state = version != NULL && size != NULL && *version == LG_TASK_LAYOUT_VERSION &&
-                        *size == LG_TASK_SIZE && sizeof(void *) == 8
+        state = version != NULL && size != NULL && *version == LG_TASK_LAYOUT_VERSION && *size == LG_TASK_SIZE &&
+                        sizeof(void *) == 8
                     ? 1
                     : -1;
         __atomic_store_n(&lg_task_layout_state, state, __ATOMIC_RELEASE);
@@ -86,13 +86,9 @@ bool lg_task_layout_known(void) {
 
 /// Looked up once when the program starts, never during a check: `dlsym` takes the loader's lock, which a
 /// thread in `dlopen` may hold while it waits for the check (or, during a holder scan, while it is stopped).
-__attribute__((constructor)) static void lg_task_layout_symbols(void) {
-    (void)lg_task_layout_known();
-}
+__attribute__((constructor)) static void lg_task_layout_symbols(void) { (void)lg_task_layout_known(); }
 
-static size_t lg_align(size_t value, size_t alignment) {
-    return (value + alignment - 1) & ~(alignment - 1);
-}
+static size_t lg_align(size_t value, size_t alignment) { return (value + alignment - 1) & ~(alignment - 1); }
 
 ptrdiff_t lg_task_closure_context_offset(const void *task) {
     if (!lg_task_layout_known()) return -1;
@@ -162,7 +158,8 @@ bool lg_task_dependency(const void *task, lg_task_dependency_t *out) {
     // The innermost record of a suspended task is its dependency (only the record lock could come first:
     // then the task is being changed, and nothing is concluded).
     uint64_t words[5] = {0, 0, 0, 0, 0};
-    if (record == NULL || !lg_task_read(record, words, sizeof words) || (words[0] & 0xFFu) != LG_RECORD_KIND_DEPENDENCY) {
+    if (record == NULL || !lg_task_read(record, words, sizeof words) ||
+        (words[0] & 0xFFu) != LG_RECORD_KIND_DEPENDENCY) {
         return false;
     }
     uint32_t kind = (uint32_t)words[4];
@@ -192,7 +189,8 @@ const void *lg_task_group_first_child(const void *group) {
     if (!lg_task_layout_known() || group == NULL) return NULL;
     // The group object starts with its vtable; its task group status record follows.
     uint64_t record[3] = {0, 0, 0};
-    if (!lg_task_read((const unsigned char *)group + 8, record, sizeof record) || (record[0] & 0xFFu) != LG_RECORD_KIND_TASK_GROUP) {
+    if (!lg_task_read((const unsigned char *)group + 8, record, sizeof record) ||
+        (record[0] & 0xFFu) != LG_RECORD_KIND_TASK_GROUP) {
         return (const void *)-1;
     }
     return (const void *)record[2];

@@ -35,7 +35,8 @@ typedef struct {
 } lg_line;
 
 static void lg_put(lg_line *line, const char *text) {
-    while (*text && line->length < sizeof(line->text) - 1) line->text[line->length++] = *text++;
+    while (*text && line->length < sizeof(line->text) - 1)
+        line->text[line->length++] = *text++;
 }
 
 static void lg_put_decimal(lg_line *line, uint64_t value) {
@@ -52,7 +53,8 @@ static void lg_put_hex(lg_line *line, uint64_t value) {
         digits[count++] = "0123456789abcdef"[value & 15];
         value >>= 4;
     } while (value != 0);
-    while (count > 0 && line->length < sizeof(line->text) - 1) line->text[line->length++] = digits[--count];
+    while (count > 0 && line->length < sizeof(line->text) - 1)
+        line->text[line->length++] = digits[--count];
 }
 
 static void lg_write_all(int fd, const char *bytes, size_t length) {
@@ -79,7 +81,8 @@ static int lg_read_word(uintptr_t address, uintptr_t *value) {
 
 static void lg_crash_handler(int signal, siginfo_t *info, void *context) {
     int index = 0;
-    while (index < LG_CRASH_SIGNAL_COUNT && lg_crash_signals[index] != signal) index++;
+    while (index < LG_CRASH_SIGNAL_COUNT && lg_crash_signals[index] != signal)
+        index++;
     if (!lg_crashing) {
         lg_crashing = 1;
         int fd = open(lg_crash_partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -131,7 +134,8 @@ static void lg_crash_handler(int signal, siginfo_t *info, void *context) {
             if (maps >= 0) {
                 char buffer[4096];
                 ssize_t count;
-                while ((count = read(maps, buffer, sizeof(buffer))) > 0) lg_write_all(fd, buffer, (size_t)count);
+                while ((count = read(maps, buffer, sizeof(buffer))) > 0)
+                    lg_write_all(fd, buffer, (size_t)count);
                 close(maps);
             }
             close(fd);

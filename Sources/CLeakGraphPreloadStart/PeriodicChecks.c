@@ -71,7 +71,8 @@ static void *lg_periodic_thread(void *unused) {
                 char line[600];
                 int length = snprintf(line, sizeof line, "LeakGraph: no periodic check can run: %s\n", error);
                 if (length > 0) {
-                    ssize_t ignored = write(STDERR_FILENO, line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
+                    ssize_t ignored =
+                        write(STDERR_FILENO, line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
                     (void)ignored;
                 }
                 warned = 1;
@@ -87,9 +88,7 @@ static void *lg_periodic_thread(void *unused) {
 
 /// In a child made by `fork()` without `exec` the thread does not exist: no periodic checks there, and
 /// nothing to stop at its exit.
-static void lg_periodic_after_fork(void) {
-    atomic_store(&lg_running, 0);
-}
+static void lg_periodic_after_fork(void) { atomic_store(&lg_running, 0); }
 
 void lg_monitor_start(unsigned long interval_ms, int check_signal) {
     if (interval_ms == 0 || sem_init(&lg_wakeup, 0, 0) != 0) return;
@@ -109,7 +108,8 @@ void lg_monitor_start(unsigned long interval_ms, int check_signal) {
     sigset_t all, previous;
     sigfillset(&all);
     int keep[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS};
-    for (unsigned index = 0; index < sizeof(keep) / sizeof(keep[0]); index++) sigdelset(&all, keep[index]);
+    for (unsigned index = 0; index < sizeof(keep) / sizeof(keep[0]); index++)
+        sigdelset(&all, keep[index]);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
     if (pthread_create(&lg_thread, NULL, lg_periodic_thread, NULL) == 0) atomic_store(&lg_running, 1);
     pthread_sigmask(SIG_SETMASK, &previous, NULL);

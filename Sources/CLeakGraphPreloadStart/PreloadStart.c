@@ -60,7 +60,8 @@ static void lg_read_monitor_request(void) {
     const char *directory = getenv(LG_ENV_MONITOR_DIRECTORY);
     if (directory && strlen(directory) < sizeof(lg_monitor_directory)) strcpy(lg_monitor_directory, directory);
     const char *snapshots = getenv(LG_ENV_MONITOR_SNAPSHOT_DIRECTORY);
-    if (snapshots && strlen(snapshots) < sizeof(lg_monitor_snapshot_directory)) strcpy(lg_monitor_snapshot_directory, snapshots);
+    if (snapshots && strlen(snapshots) < sizeof(lg_monitor_snapshot_directory))
+        strcpy(lg_monitor_snapshot_directory, snapshots);
     if (lg_contract_parse_number(getenv(LG_ENV_MONITOR_SIGNAL), 64, &value)) lg_monitor_signal = value;
 }
 
@@ -127,10 +128,8 @@ void free(void *pointer) {
 /// `malloc`, never through `_swift_allocObject`, so this is how the hook learns of them
 /// (`lg_task_created`). Calls inside libswift_Concurrency itself do not come here; those tasks stay
 /// untracked, which hides leaks through them but never invents one.
-__attribute__((swiftcall)) lg_task_and_context swift_task_create(size_t flags, void *options,
-                                                                const void *result_type,
-                                                                void *closure_entry,
-                                                                void *closure_context) {
+__attribute__((swiftcall)) lg_task_and_context swift_task_create(size_t flags, void *options, const void *result_type,
+                                                                 void *closure_entry, void *closure_context) {
     static lg_task_create_fn next;
     lg_task_create_fn real = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
     if (real == NULL) {
@@ -213,7 +212,8 @@ static void lg_preload_at_exit(int status, void *unused) {
     if (!lg_output_path[0]) return;
     if (!lg_final_check_claim()) {
         // A terminating signal's check runs: it writes the report, then the signal ends the program.
-        for (;;) pause();
+        for (;;)
+            pause();
     }
     lg_preload_final_check(status & 0xff, 0);
 }
@@ -332,12 +332,13 @@ static void lg_preload_start_checking(void) {
     const char *frames_text = getenv(LG_ENV_FRAMES);
     if (frames_text && !lg_contract_parse_frames(frames_text, &frames)) {
         // One message, built without stdio (this runs before `main`): the rule, then the value.
-        static const char rule[] = LG_ENV_FRAMES " must be a whole number of frames from 0 to "
-            LG_NUMBER_TEXT(LG_FRAMES_LIMIT) ", not '";
+        static const char rule[] =
+            LG_ENV_FRAMES " must be a whole number of frames from 0 to " LG_NUMBER_TEXT(LG_FRAMES_LIMIT) ", not '";
         char message[sizeof(rule) + 64 + 2];
         size_t used = sizeof(rule) - 1;
         memcpy(message, rule, used);
-        for (const char *c = frames_text; *c && used < sizeof(message) - 2; c++) message[used++] = *c;
+        for (const char *c = frames_text; *c && used < sizeof(message) - 2; c++)
+            message[used++] = *c;
         message[used++] = '\'';
         message[used] = 0;
         lg_preload_write_beside_output(LG_REPORT_ERROR_SUFFIX, message);
@@ -356,7 +357,7 @@ static void lg_preload_start_checking(void) {
     char error[512] = {0};
     if (lg_install_preloaded(frames, error, sizeof(error)) != 0) {
         lg_preload_write_beside_output(LG_REPORT_ERROR_SUFFIX,
-                               error[0] ? error : "the allocation hook could not be installed");
+                                       error[0] ? error : "the allocation hook could not be installed");
         lg_output_path[0] = 0;
         return;
     }

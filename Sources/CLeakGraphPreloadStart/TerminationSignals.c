@@ -60,7 +60,8 @@ static void *lg_termination_thread(void *unused) {
     sigaddset(&only, signal);
     pthread_sigmask(SIG_UNBLOCK, &only, NULL);
     kill(getpid(), signal);
-    for (;;) pause();
+    for (;;)
+        pause();
     return NULL;
 }
 
@@ -84,7 +85,8 @@ void lg_termination_signals_install(void) {
     sigfillset(&all);
     // Faults stay deliverable: a blocked SIGSEGV in this thread would kill the process unreported.
     int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT};
-    for (unsigned index = 0; index < sizeof(faults) / sizeof(faults[0]); index++) sigdelset(&all, faults[index]);
+    for (unsigned index = 0; index < sizeof(faults) / sizeof(faults[0]); index++)
+        sigdelset(&all, faults[index]);
     // SIGSYS too: the orphan scan's holder scan stops a thread that blocks its realtime signal with a
     // SIGSYS sent to that thread alone (holder_scan.c); a thread it cannot stop makes it abstain.
     sigdelset(&all, SIGSYS);

@@ -43,7 +43,8 @@ void lg_preload_start_test_observer(void) {
     if (!found) return;  // not a test process
     void *library = dlopen(lg_observer_path, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) return;
-    int (*start)(const lg_test_observer_api *) = (int (*)(const lg_test_observer_api *))dlsym(library, LG_TEST_OBSERVER_START);
+    int (*start)(const lg_test_observer_api *) =
+        (int (*)(const lg_test_observer_api *))dlsym(library, LG_TEST_OBSERVER_START);
     static const lg_test_observer_api api = {
         .version = LG_TEST_OBSERVER_API_VERSION,
         .test_begin = lg_test_scope_begin,

@@ -36,9 +36,7 @@ int lg_observer_configure(const lg_test_observer_api *api) {
     return 1;
 }
 
-uint64_t lg_observer_test_begin(const char *label) {
-    return lg_observer_begin != NULL ? lg_observer_begin(label) : 0;
-}
+uint64_t lg_observer_test_begin(const char *label) { return lg_observer_begin != NULL ? lg_observer_begin(label) : 0; }
 
 void lg_observer_set_xctest_token(uint64_t token) {
     atomic_store_explicit(&lg_observer_xctest, token, memory_order_release);

@@ -6,8 +6,6 @@
 
 /// `SQLITE_TRANSIENT` (SQLite copies the bound text or blob before the call returns): the macro is a
 /// cast Swift cannot import.
-static inline sqlite3_destructor_type csqlite_transient(void) {
-    return SQLITE_TRANSIENT;
-}
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
 
 #endif

@@ -14,7 +14,7 @@ extension HolderScan {
             candidate: { index in
                 let address = objects[scan.recordPosition(ofNode: nodes[index])]
                 let size = UInt(Recorder.frozenRecord(at: address)?.size ?? 16)
-                return address ..< address + max(size, 16)
+                return address..<address + max(size, 16)
             },
             objects: objects)
     }

@@ -56,10 +56,12 @@ extension LeakReport {
             case .success(let report):
                 let missing = leakShapes.subtracting(report.leakShapes).count
                 let new = report.leakShapes.subtracting(leakShapes).count
-                reason = "the body, run again recording \(recorded), did not leak the same way (\(missing) root "
+                reason =
+                    "the body, run again recording \(recorded), did not leak the same way (\(missing) root "
                     + "cycle(s) not leaked again, \(new) new): this is the first run's report, with no store site"
             case .failure(let error):
-                reason = "the body, run again recording \(recorded), threw \(error): this is the first run's report, "
+                reason =
+                    "the body, run again recording \(recorded), threw \(error): this is the first run's report, "
                     + "with no store site"
             case nil:
                 reason = "the body could not be run again: this is the first run's report, with no store site"

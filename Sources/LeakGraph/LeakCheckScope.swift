@@ -34,7 +34,8 @@ public struct LeakCheckScope: Sendable {
             try Recorder.install(maxFrames: options.maxFrames ?? Recorder.defaultMaxFrames)
         }
         guard let scope = AllocationScope.begin() else {
-            throw RecorderError(code: .conflict, message: "No allocation scope is free: 4,095 leak checks are running at once.")
+            throw RecorderError(
+                code: .conflict, message: "No allocation scope is free: 4,095 leak checks are running at once.")
         }
         return LeakCheckScope(scope: scope, options: options)
     }
@@ -49,7 +50,8 @@ public struct LeakCheckScope: Sendable {
     }
 
     /// Runs `body`, and the tasks it creates, allocating into this scope.
-    public func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
+    public func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R
+    {
         defer { if options.scansForOrphans { HolderScan.scrubStack() } }
         return try await scope.withCurrent(isolation: isolation, body)
     }
@@ -128,7 +130,8 @@ public struct LeakCheckScope: Sendable {
         guard case .run = rerun else { return (value, report.replaced(after: rerun, byHistoryRun: nil)) }
         let second: Result<LeakReport, any Error>
         do {
-            second = .success(try await LeakCheckScope.open(options.withoutRerun).check(isolation: isolation, body).report)
+            second = .success(
+                try await LeakCheckScope.open(options.withoutRerun).check(isolation: isolation, body).report)
         } catch {
             second = .failure(error)
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How far a leak check has come: the step it is in (`walk`, `orphan scan`, `leaked objects`,
@@ -77,7 +77,9 @@ public struct LeakCheckSteps: Sendable, Equatable {
 
     /// One line: `check of N objects: load 0.031 s, …; frozen 0.402 s; peak RSS 114.2 MB`.
     public func line(objects: Int) -> String {
-        let steps = named.filter { $0.name != "load" || $0.duration > .zero }.map { "\($0.name) \(Self.seconds($0.duration))" }
+        let steps = named.filter { $0.name != "load" || $0.duration > .zero }.map {
+            "\($0.name) \(Self.seconds($0.duration))"
+        }
         var text = "check of \(objects) objects: " + steps.joined(separator: ", ") + "; frozen \(Self.seconds(frozen))"
         if peakResidentBytes > 0 {
             let tenths = (peakResidentBytes * 10 + 524_288) / 1_048_576

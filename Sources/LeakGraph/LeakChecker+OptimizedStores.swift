@@ -14,12 +14,17 @@ extension LeakChecker {
     ///
     /// Reads the holder's memory: call it while the leaked objects are alive (they are, being leaked).
     static func placingOptimizedStores(
-        _ site: StoreSite, of reference: Reference, in graph: ObjectGraph, symbolizer: Symbolizer, executablePath: String?
+        _ site: StoreSite, of reference: Reference, in graph: ObjectGraph, symbolizer: Symbolizer,
+        executablePath: String?
     ) -> StoreSite {
         guard let offset = fieldOffset(of: reference, in: graph) else { return site }
         var placed = site
-        placed.site = site.site.map { place($0, offset: offset, symbolizer: symbolizer, executablePath: executablePath) }
-        placed.candidates = site.candidates.map { place($0, offset: offset, symbolizer: symbolizer, executablePath: executablePath) }
+        placed.site = site.site.map {
+            place($0, offset: offset, symbolizer: symbolizer, executablePath: executablePath)
+        }
+        placed.candidates = site.candidates.map {
+            place($0, offset: offset, symbolizer: symbolizer, executablePath: executablePath)
+        }
         return placed
     }
 
@@ -65,7 +70,8 @@ extension LeakChecker {
         else { return candidate }
         var placed = candidate
         placed.frame = HistoryFrame(
-            function: innermost.function, file: innermost.file, line: innermost.line, isUserCode: true, address: nearest)
+            function: innermost.function, file: innermost.file, line: innermost.line, isUserCode: true, address: nearest
+        )
         return placed
     }
 

@@ -101,14 +101,16 @@ public enum LeakChecker {
             }
             let walker = HeapWalker()
             progress?("walk", 0, 2 * objects.count)
-            var scan = walker.scan(addresses: objects, record: record, progress: progress.map { report in { report("walk", $0, $1) } })
+            var scan = walker.scan(
+                addresses: objects, record: record, progress: progress.map { report in { report("walk", $0, $1) } })
             steps.walk = lap()
             steps.liveBytes = scan.liveBytes
             progress?(orphanScan ? "orphan scan" : "leaked objects", 0, 0)
             // Orphans: objects whose unexplained retains nothing in the process can hold, and raw
             // pointers that are all that holds some objects (the holder scan reads every other place a
             // pointer can live while the heap is frozen).
-            let found = orphanScan ? OrphanSearch.search(in: scan, objects: objects, known: knownOrphans) : OrphanSearch.Found()
+            let found =
+                orphanScan ? OrphanSearch.search(in: scan, objects: objects, known: knownOrphans) : OrphanSearch.Found()
             scan = scan.adding(found.rawReferences)
             let orphans = found.orphans
             steps.orphanScan = lap()
@@ -122,7 +124,9 @@ public enum LeakChecker {
                 graph.liveTypes = scan.liveTypes
             }
             graph.attachRetainHistories()
-            whileFrozen?(FrozenWalk(walker: walker, scan: scan, leaked: leaked, orphans: orphans, objects: objects, record: record))
+            whileFrozen?(
+                FrozenWalk(
+                    walker: walker, scan: scan, leaked: leaked, orphans: orphans, objects: objects, record: record))
             steps.leakedGraph = lap()
             return graph
         }
@@ -201,12 +205,14 @@ public enum LeakChecker {
 
     /// The frames of a retain's stack as store-site attribution reads them: innermost first, inlined calls
     /// expanded, the runtime's own frames left out, each marked as the program's own code or not.
-    static func historyFrames(_ stackID: UInt32, with symbolizer: Symbolizer, executablePath: String?) -> [HistoryFrame] {
+    static func historyFrames(_ stackID: UInt32, with symbolizer: Symbolizer, executablePath: String?) -> [HistoryFrame]
+    {
         symbolizer.symbolizeExpandingInlines(Recorder.stack(stackID)).compactMap { frame in
             let category = FramePolicy.category(of: frame, executablePath: executablePath)
             guard category != .runtime else { return nil }
             return HistoryFrame(
-                function: frame.function, file: frame.file, line: frame.line, isUserCode: category == .user, address: frame.address)
+                function: frame.function, file: frame.file, line: frame.line, isUserCode: category == .user,
+                address: frame.address)
         }
     }
 
@@ -216,17 +222,22 @@ public enum LeakChecker {
         liveTypes: Bool, orphanScan: Bool, progress: @escaping LeakCheckProgress
     ) -> MeasuredLeakCheck {
         measuredCheck(
-            program: LeakReport.Program(path: "", arguments: [], exitStatus: 0), liveTypes: liveTypes, orphanScan: orphanScan,
+            program: LeakReport.Program(path: "", arguments: [], exitStatus: 0), liveTypes: liveTypes,
+            orphanScan: orphanScan,
             stacks: nil, progress: progress)
     }
 
     /// Turns one creation stack into the frames a report shows, with the check's symbolizer.
-    typealias StackResolver = @Sendable (_ stackID: UInt32, _ symbolizer: Symbolizer, _ executablePath: String?) -> [SymbolizedFrame]
+    typealias StackResolver =
+        @Sendable (_ stackID: UInt32, _ symbolizer: Symbolizer, _ executablePath: String?) -> [SymbolizedFrame]
 
     /// The frames of creation stack `stackID`: its addresses symbolized with inlined calls expanded,
     /// user frames first.
-    static func resolveStack(_ stackID: UInt32, with symbolizer: Symbolizer, executablePath: String?) -> [SymbolizedFrame] {
-        FramePolicy.userFramesFirst(symbolizer.symbolizeExpandingInlines(Recorder.stack(stackID)), executablePath: executablePath)
+    static func resolveStack(_ stackID: UInt32, with symbolizer: Symbolizer, executablePath: String?)
+        -> [SymbolizedFrame]
+    {
+        FramePolicy.userFramesFirst(
+            symbolizer.symbolizeExpandingInlines(Recorder.stack(stackID)), executablePath: executablePath)
     }
 
     /// ``measuredCheck(program:executablePath:liveTypes:orphanScan:knownOrphans:)`` that takes creation stacks symbolized by an
@@ -256,7 +267,8 @@ public enum LeakChecker {
             let graph =
                 rereading.map { capturedGraph(rereading: $0, steps: &steps) }
                 ?? captureLeakedGraph(
-                    liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps, progress: progress,
+                    liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps,
+                    progress: progress,
                     whileFrozen: whileFrozen)
             steps.walkPeakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
             progress?("analysis", 0, 0)
@@ -265,7 +277,8 @@ public enum LeakChecker {
             steps.analysis = clock.now - analyzing
             progress?("report", 0, 0)
             let reporting = clock.now
-            let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            let executable =
+                executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             // Made on the first stack the cache does not hold; a failure is said once, in the diagnostics.
             var symbolizer: Result<Symbolizer, any Error>?
             let symbolize = { (stackID: UInt32) -> [SymbolizedFrame]? in
@@ -279,13 +292,16 @@ public enum LeakChecker {
             }
             // Store sites, when retains were recorded: the retain stacks in their own order, runtime frames
             // left out.
-            var storeSites = analysis.graph.retainHistories.isEmpty ? [:] : analysis.storeSites(
-                fieldOffsets: fieldOffsets(in: analysis.graph)
-            ) { stackID in
-                if symbolizer == nil { symbolizer = Result { try Symbolizer() } }
-                guard case .success(let symbolizer) = symbolizer else { return [] }
-                return historyFrames(stackID, with: symbolizer, executablePath: executable)
-            }
+            var storeSites =
+                analysis.graph.retainHistories.isEmpty
+                ? [:]
+                : analysis.storeSites(
+                    fieldOffsets: fieldOffsets(in: analysis.graph)
+                ) { stackID in
+                    if symbolizer == nil { symbolizer = Result { try Symbolizer() } }
+                    guard case .success(let symbolizer) = symbolizer else { return [] }
+                    return historyFrames(stackID, with: symbolizer, executablePath: executable)
+                }
             if !storeSites.isEmpty, case .success(let symbolizer) = symbolizer {
                 for (reference, site) in storeSites {
                     storeSites[reference] = placingOptimizedStores(
@@ -303,7 +319,8 @@ public enum LeakChecker {
             if case .failure(let error) = symbolizer {
                 report.diagnostics.append(
                     WalkDiagnostic(
-                        typeName: "(creation stacks)", reason: "not symbolized: \(error)", objectCount: analysis.leaked.count))
+                        typeName: "(creation stacks)", reason: "not symbolized: \(error)",
+                        objectCount: analysis.leaked.count))
             }
             steps.symbolization = symbolizing
             steps.report = clock.now - reporting - symbolizing

@@ -1,6 +1,6 @@
 import CLeakGraphContract
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import FoundationEssentials
 import LeakGraphAnalysis
@@ -53,7 +53,7 @@ enum OrphanSearch {
             count: unexplained.count,
             candidate: { index in
                 let candidate = address(unexplained[index])
-                return candidate ..< candidate + max(UInt(Recorder.frozenRecord(at: candidate)?.size ?? 16), 16)
+                return candidate..<candidate + max(UInt(Recorder.frozenRecord(at: candidate)?.size ?? 16), 16)
             },
             module: #dsohandle)
         if let statics {
@@ -62,7 +62,8 @@ enum OrphanSearch {
         let statistics = getenv(LG_ENV_ORPHAN_SCAN_STATS) != nil
         if statistics, let statics {
             // The measurement knob of docs/performance.md ("The orphan scan"); written to standard error.
-            let line = "leakgraph: orphan scan: \(statics.held.count) candidates, \(statics.held.count - unexplained.count) held by "
+            let line =
+                "leakgraph: orphan scan: \(statics.held.count) candidates, \(statics.held.count - unexplained.count) held by "
                 + "globals (\(statics.bytesRead) bytes of static data read)\n"
             _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         }
@@ -71,12 +72,13 @@ enum OrphanSearch {
         let result = HolderScan.scan(nodes: unexplained, in: scan, objects: objects)
         if statistics {
             // The measurement knob of docs/performance.md ("The orphan scan"); written to standard error.
-            let line = result.map {
-                "leakgraph: orphan scan: \(unexplained.count) candidates, \($0.bytesRead) bytes in \($0.mappingsRead) mappings, "
-                    + "\($0.passes) passes, \($0.chunksFollowed) malloc chunks followed, \($0.kernelWords) words and "
-                    + "\($0.kernelBytes) bytes read from the kernel, \($0.threadsStopped) threads stopped for "
-                    + "\($0.stoppedNanoseconds / 1000) µs\n"
-            } ?? "leakgraph: orphan scan: \(unexplained.count) candidates, abstained\n"
+            let line =
+                result.map {
+                    "leakgraph: orphan scan: \(unexplained.count) candidates, \($0.bytesRead) bytes in \($0.mappingsRead) mappings, "
+                        + "\($0.passes) passes, \($0.chunksFollowed) malloc chunks followed, \($0.kernelWords) words and "
+                        + "\($0.kernelBytes) bytes read from the kernel, \($0.threadsStopped) threads stopped for "
+                        + "\($0.stoppedNanoseconds / 1000) µs\n"
+                } ?? "leakgraph: orphan scan: \(unexplained.count) candidates, abstained\n"
             _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         }
         guard let result else { return Found(orphans: knownNodes) }
@@ -92,12 +94,13 @@ enum OrphanSearch {
             // A word past the object's size, in the rest of its malloc block, is stale unless the object
             // uses those bytes (a task's frames, a collection's capacity).
             if !hit.throughMemory, hit.location >= hit.holder + UInt(Recorder.frozenRecord(at: hit.holder)?.size ?? 0),
-                !scan.mayUseBytesPastItsSize(ofNode: holderNode) {
+                !scan.mayUseBytesPastItsSize(ofNode: holderNode)
+            {
                 continue
             }
             // A task group's child that only its parent holds lives exactly as long as the parent: its frames'
             // words count as the parent's (one holder for both).
-            for _ in 0 ..< 64 {
+            for _ in 0..<64 {
                 guard let parent = soleParents[holderNode], parent != holderNode else { break }
                 holderNode = parent
             }
@@ -127,17 +130,20 @@ enum OrphanSearch {
             for (holderNode, hits) in (words[index] ?? [:]).sorted(by: { $0.key < $1.key }) {
                 let start = Int(graph.offsets[holderNode])
                 let end = Int(graph.offsets[holderNode + 1])
-                let read = graph.targets[start ..< end].lazy.filter { $0 == target }.count
+                let read = graph.targets[start..<end].lazy.filter { $0 == target }.count
                 // The words the walk read are among the hits; which ones does not matter for the count, so
                 // the hits inside the object come first (their fields name the raw references better).
-                let unread = hits.sorted { ($0.throughMemory ? 1 : 0, $0.location) < ($1.throughMemory ? 1 : 0, $1.location) }
-                    .dropFirst(read)
-                    .map { hit in
-                        RawReference(
-                            from: holderNode, to: candidate,
-                            step: scan.rawPointerStep(
-                                inNode: holderNode, address: hit.holder, location: hit.location, throughMemory: hit.throughMemory))
-                    }
+                let unread = hits.sorted {
+                    ($0.throughMemory ? 1 : 0, $0.location) < ($1.throughMemory ? 1 : 0, $1.location)
+                }
+                .dropFirst(read)
+                .map { hit in
+                    RawReference(
+                        from: holderNode, to: candidate,
+                        step: scan.rawPointerStep(
+                            inNode: holderNode, address: hit.holder, location: hit.location,
+                            throughMemory: hit.throughMemory))
+                }
                 if !unread.isEmpty { extra.append((holderNode, unread)) }
             }
             let unexplainedRetains = Int(graph.retainCounts[candidate]) - (inDegree[candidate] ?? 0)
@@ -177,7 +183,8 @@ enum OrphanSearch {
                 diagnostics.append(
                     WalkDiagnostic(
                         typeName: type,
-                        reason: "retained from nowhere LeakGraph could read, but not reported: the kernel keeps words it cannot read "
+                        reason:
+                            "retained from nowhere LeakGraph could read, but not reported: the kernel keeps words it cannot read "
                             + "(\(places)); a pointer there would hold it",
                         objectCount: count))
             }
@@ -218,11 +225,12 @@ enum OrphanSearch {
             for word in HolderScan.readWords(at: address, count: Int(size / 8)).dropFirst(2) {
                 let first = word & mask
                 guard first > 0xFFFF, scan.node(at: first, address: { objects[$0] }) == nil else { continue }
-                windows.append((first ..< first + window, holder))
+                windows.append((first..<first + window, holder))
                 for inner in HolderScan.readWords(at: first, count: Int(window / 8)) {
                     let second = inner & mask
-                    guard second > 0xFFFF, second != first, scan.node(at: second, address: { objects[$0] }) == nil else { continue }
-                    windows.append((second ..< second + window, holder))
+                    guard second > 0xFFFF, second != first, scan.node(at: second, address: { objects[$0] }) == nil
+                    else { continue }
+                    windows.append((second..<second + window, holder))
                 }
             }
         }
@@ -234,7 +242,8 @@ enum OrphanSearch {
         return counts.sorted { $0.key < $1.key }.flatMap { type, byHolder in
             byHolder.sorted { $0.key < $1.key }.map { holder, count in
                 WalkDiagnostic(
-                    typeName: type, reason: "retained from \(holder); what it holds counts as held (a cycle through it is not found)",
+                    typeName: type,
+                    reason: "retained from \(holder); what it holds counts as held (a cycle through it is not found)",
                     objectCount: count)
             }
         }

@@ -36,23 +36,23 @@ extension LeakAnalysis {
 
         var ignoredReferences: [Int] = []
         for (index, reference) in graph.references.enumerated()
-        where !(0 ..< nodeCount).contains(reference.from) || !(0 ..< nodeCount).contains(reference.to) {
+        where !(0..<nodeCount).contains(reference.from) || !(0..<nodeCount).contains(reference.to) {
             ignoredReferences.append(index)
         }
 
         // 1–3. External references and roots, reachability, the proof (shared with `leakedNodes(of:)`).
         var isOrphan = [Bool](repeating: false, count: graph.orphans.isEmpty ? 0 : nodeCount)
-        for node in graph.orphans where (0 ..< nodeCount).contains(node) { isOrphan[node] = true }
+        for node in graph.orphans where (0..<nodeCount).contains(node) { isOrphan[node] = true }
         let reachability = reachability(strongOut, isOrphan: isOrphan) { graph.nodes[$0].retainCount }
         let strongIn = strongOut.transposed()
         var externalCounts = [Int](repeating: 0, count: nodeCount)
-        for node in 0 ..< nodeCount {
+        for node in 0..<nodeCount {
             externalCounts[node] = graph.nodes[node].retainCount - strongIn.degree(of: node)
         }
         let leakedMask = reachability.reached.map { !$0 }
         var leaked: [Int] = []
         var leakedBytes = 0
-        for node in 0 ..< nodeCount where leakedMask[node] {
+        for node in 0..<nodeCount where leakedMask[node] {
             leaked.append(node)
             leakedBytes += graph.nodes[node].size
         }
@@ -62,7 +62,9 @@ extension LeakAnalysis {
         var localIndex = [Int32](repeating: -1, count: nodeCount)
         for (local, node) in leaked.enumerated() { localIndex[node] = Int32(local) }
         let leakedSuccessors = leaked.map { node -> [Int] in
-            Array(strongOut.neighbors(of: node).compactMap { target in leakedMask[target] ? Int(localIndex[target]) : nil })
+            Array(
+                strongOut.neighbors(of: node).compactMap { target in leakedMask[target] ? Int(localIndex[target]) : nil
+                })
         }
         let components = StronglyConnectedComponents.compute(StrongAdjacency(successors: leakedSuccessors))
         localIndex = []
@@ -106,20 +108,23 @@ extension LeakAnalysis {
 
         // 5. Held objects: the first root cycle (by id) that reaches them.
         let grouping = holdings(
-            members: members, visitOrder: Array(0 ..< cycleCount), leaked: leaked, leakedMask: leakedMask,
+            members: members, visitOrder: Array(0..<cycleCount), leaked: leaked, leakedMask: leakedMask,
             strongOut: strongOut, component: component, isCyclic: { componentSize[$0] > 1 || hasSelfEdge[$0] })
         let cycleIndex = grouping.cycleIndex
-        let rootCycles = (0 ..< cycleCount).map {
-            RootCycle(id: $0, members: members[$0], holds: grouping.holds[$0], heldCycles: grouping.heldCycles[$0], isOrphan: orphanGroup[$0])
+        let rootCycles = (0..<cycleCount).map {
+            RootCycle(
+                id: $0, members: members[$0], holds: grouping.holds[$0], heldCycles: grouping.heldCycles[$0],
+                isOrphan: orphanGroup[$0])
         }
 
         var roots: [Int] = []
-        for node in 0 ..< nodeCount where reachability.isRoot[node] {
+        for node in 0..<nodeCount where reachability.isRoot[node] {
             roots.append(node)
         }
         return LeakAnalysis(
             graph: graph, leaked: leaked, rootCycles: rootCycles, roots: roots, anomalies: reachability.anomalies,
-            excludedByProof: reachability.excluded.sorted(), ignoredReferences: ignoredReferences, leakedBytes: leakedBytes,
+            excludedByProof: reachability.excluded.sorted(), ignoredReferences: ignoredReferences,
+            leakedBytes: leakedBytes,
             externalCounts: externalCounts, leakedMask: leakedMask, cycleIndex: cycleIndex, strongIn: strongIn
         )
     }

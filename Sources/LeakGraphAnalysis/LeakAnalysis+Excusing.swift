@@ -77,7 +77,8 @@ extension LeakAnalysis {
         var ownSuccessors = [[Int]](repeating: [], count: nodeCount)
         for reference in graph.references
         where StrongAdjacency.isCounted(reference, nodeCount: nodeCount) && isCandidate[reference.from]
-            && isCandidate[reference.to] && !libraryReference(reference) {
+            && isCandidate[reference.to] && !libraryReference(reference)
+        {
             ownSuccessors[reference.from].append(reference.to)
         }
         let own = StronglyConnectedComponents.compute(StrongAdjacency(successors: ownSuccessors), included: isCandidate)
@@ -89,7 +90,8 @@ extension LeakAnalysis {
         }
         // A strongly connected component (over every strong reference) that contains such a cycle is one.
         var containsOwnCycle = [Bool](repeating: false, count: components.count)
-        for node in leaked where isCandidate[node] && (ownSize[own.component[node]] > 1 || ownSelfEdge[own.component[node]]) {
+        for node in leaked
+        where isCandidate[node] && (ownSize[own.component[node]] > 1 || ownSelfEdge[own.component[node]]) {
             containsOwnCycle[component[node]] = true
         }
 
@@ -122,7 +124,8 @@ extension LeakAnalysis {
         var newID = [Int](repeating: 0, count: groups.count)
         for (id, group) in order.enumerated() { newID[group] = id }
         let members = order.map { groups[$0].members }
-        let visitOrder = order.indices.filter { !groups[order[$0]].isExcused } + order.indices.filter { groups[order[$0]].isExcused }
+        let visitOrder =
+            order.indices.filter { !groups[order[$0]].isExcused } + order.indices.filter { groups[order[$0]].isExcused }
         let grouping = Self.holdings(
             members: members, visitOrder: visitOrder, leaked: leaked, leakedMask: leakedMask, strongOut: strongOut,
             component: component, isCyclic: isCyclic)

@@ -26,13 +26,15 @@ extension LeakAnalysis {
         var explained = [Int](repeating: 0, count: nodeCount)
         for reference in graph.references
         where StrongAdjacency.isCounted(reference, nodeCount: nodeCount)
-            && leakedMask[reference.from] && leakedMask[reference.to] {
+            && leakedMask[reference.from] && leakedMask[reference.to]
+        {
             explained[reference.to] += 1
         }
         let orphans = Set(graph.orphans)
         return leaked.filter { node in
             !Self.proofHolds(
-                retainCount: graph.nodes[node].retainCount, explained: explained[node], orphaned: orphans.contains(node))
+                retainCount: graph.nodes[node].retainCount, explained: explained[node], orphaned: orphans.contains(node)
+            )
         }
     }
 
@@ -64,7 +66,8 @@ extension LeakAnalysis {
                 isMember[node] = true
                 seen[node] += 1
                 if cycleOf(node) != cycle.id {
-                    violations.append("member \(node) of cycle \(cycle.id) has cycleOf \(String(describing: cycleOf(node)))")
+                    violations.append(
+                        "member \(node) of cycle \(cycle.id) has cycleOf \(String(describing: cycleOf(node)))")
                 }
             }
             let held = Set(cycle.holds)
@@ -74,11 +77,12 @@ extension LeakAnalysis {
             for node in cycle.holds {
                 seen[node] += 1
                 if cycleOf(node) != cycle.id {
-                    violations.append("held node \(node) of cycle \(cycle.id) has cycleOf \(String(describing: cycleOf(node)))")
+                    violations.append(
+                        "held node \(node) of cycle \(cycle.id) has cycleOf \(String(describing: cycleOf(node)))")
                 }
             }
         }
-        for node in 0 ..< nodeCount {
+        for node in 0..<nodeCount {
             let expected = leakedMask[node] ? 1 : 0
             if seen[node] != expected {
                 let leaked = leakedMask[node]
@@ -91,7 +95,8 @@ extension LeakAnalysis {
                 violations.append("live node \(from) strongly references leaked node \(to)")
             }
             if leakedMask[from], isMember[to], cycleIndex[from] != cycleIndex[to] || !isMember[from],
-                rootCycles[cycleIndex[to]].heldBy == nil || cycleIndex[from] < 0 || !rootCycles[cycleIndex[from]].isExcused
+                rootCycles[cycleIndex[to]].heldBy == nil || cycleIndex[from] < 0
+                    || !rootCycles[cycleIndex[from]].isExcused
             {
                 violations.append("root cycle \(cycleIndex[to]) has a strong in-edge from leaked node \(from)")
             }

@@ -28,9 +28,11 @@ extension LeakAnalysis {
         let counts = graph.retainCounts
         var isOrphan = [Bool](repeating: false, count: orphans.isEmpty ? 0 : graph.nodeCount)
         for node in orphans { isOrphan[node] = true }
-        let reachability = reachability(StrongAdjacency(graph), isOrphan: isOrphan, keepsRoots: false) { Int(counts[$0]) }
+        let reachability = reachability(StrongAdjacency(graph), isOrphan: isOrphan, keepsRoots: false) {
+            Int(counts[$0])
+        }
         var leaked: [Int] = []
-        for node in 0 ..< graph.nodeCount where !reachability.reached[node] {
+        for node in 0..<graph.nodeCount where !reachability.reached[node] {
             leaked.append(node)
         }
         return leaked
@@ -45,7 +47,7 @@ extension LeakAnalysis {
         var counted = [UInt32](repeating: 0, count: graph.nodeCount)
         for target in graph.targets { counted[Int(target)] += 1 }
         var nodes: [Int] = []
-        for node in 0 ..< graph.nodeCount where graph.retainCounts[node] > counted[node] {
+        for node in 0..<graph.nodeCount where graph.retainCounts[node] > counted[node] {
             nodes.append(node)
         }
         return nodes
@@ -67,7 +69,8 @@ extension LeakAnalysis {
         // arrays through buffers, not a slice per node.
         strongOut.withUnsafeCSR { offsets, targets in
             reachability(
-                nodeCount: strongOut.nodeCount, offsets: offsets, targets: targets, isOrphan: isOrphan, keepsRoots: keepsRoots,
+                nodeCount: strongOut.nodeCount, offsets: offsets, targets: targets, isOrphan: isOrphan,
+                keepsRoots: keepsRoots,
                 retainCount: retainCount)
         }
     }
@@ -87,7 +90,7 @@ extension LeakAnalysis {
         var isRoot = [Bool](repeating: false, count: keepsRoots ? nodeCount : 0)
         var anomalies: [Int] = []
         var seeds: [UInt32] = []
-        for node in 0 ..< nodeCount {
+        for node in 0..<nodeCount {
             let external = retainCount(node) - Int(counted[node])
             if external < 0 || (external > 0 && !orphaned(node)) {
                 if keepsRoots { isRoot[node] = true }
@@ -110,7 +113,7 @@ extension LeakAnalysis {
                     reached[Int(seed)] = true
                     stack.append(seed)
                     while let node = stack.popLast() {
-                        for edge in Int(offsets[Int(node)]) ..< Int(offsets[Int(node) + 1]) {
+                        for edge in Int(offsets[Int(node)])..<Int(offsets[Int(node) + 1]) {
                             let target = Int(targets[edge])
                             if !reached[target] {
                                 reached[target] = true
@@ -123,11 +126,11 @@ extension LeakAnalysis {
             // Strong in-edges of every unreached node from unreached nodes.
             counted.withUnsafeMutableBufferPointer { counted in
                 reached.withUnsafeBufferPointer { reached in
-                    for node in 0 ..< nodeCount where !reached[node] {
+                    for node in 0..<nodeCount where !reached[node] {
                         counted[node] = 0
                     }
-                    for node in 0 ..< nodeCount where !reached[node] {
-                        for edge in Int(offsets[node]) ..< Int(offsets[node + 1]) {
+                    for node in 0..<nodeCount where !reached[node] {
+                        for edge in Int(offsets[node])..<Int(offsets[node + 1]) {
                             let target = Int(targets[edge])
                             if !reached[target] {
                                 counted[target] &+= 1
@@ -137,8 +140,9 @@ extension LeakAnalysis {
                 }
             }
             var failures: [UInt32] = []
-            for node in 0 ..< nodeCount where !reached[node] {
-                if !proofHolds(retainCount: retainCount(node), explained: Int(counted[node]), orphaned: orphaned(node)) {
+            for node in 0..<nodeCount where !reached[node] {
+                if !proofHolds(retainCount: retainCount(node), explained: Int(counted[node]), orphaned: orphaned(node))
+                {
                     failures.append(UInt32(node))
                 }
             }

@@ -21,11 +21,11 @@ public enum RetainerPaths {
             let count = graph.nodeCount
             var offsets = [UInt32](repeating: 0, count: count + 1)
             for target in graph.targets { offsets[Int(target) + 1] += 1 }
-            for node in 0 ..< count { offsets[node + 1] += offsets[node] }
+            for node in 0..<count { offsets[node + 1] += offsets[node] }
             var next = Array(offsets.dropLast())
             var sources = [UInt32](repeating: 0, count: graph.targets.count)
-            for node in 0 ..< count {
-                for edge in Int(graph.offsets[node]) ..< Int(graph.offsets[node + 1]) {
+            for node in 0..<count {
+                for edge in Int(graph.offsets[node])..<Int(graph.offsets[node + 1]) {
                     let target = Int(graph.targets[edge])
                     sources[Int(next[target])] = UInt32(node)
                     next[target] += 1
@@ -70,7 +70,7 @@ public enum RetainerPaths {
                 }
                 return chain
             }
-            for edge in Int(reversed.offsets[node]) ..< Int(reversed.offsets[node + 1]) {
+            for edge in Int(reversed.offsets[node])..<Int(reversed.offsets[node + 1]) {
                 let source = Int(reversed.sources[edge])
                 if parent[source] < 0 {
                     parent[source] = Int32(node)

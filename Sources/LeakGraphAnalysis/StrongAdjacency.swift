@@ -68,7 +68,7 @@ package struct StrongAdjacency: Sendable, Equatable {
     ///
     /// - Complexity: O(1).
     package func neighbors(of node: Int) -> Neighbors {
-        targets[Int(offsets[node]) ..< Int(offsets[node + 1])].lazy.map { Int($0) }
+        targets[Int(offsets[node])..<Int(offsets[node + 1])].lazy.map { Int($0) }
     }
 
     /// Calls `body` with the CSR arrays themselves: node `n`'s neighbours are
@@ -98,7 +98,7 @@ package struct StrongAdjacency: Sendable, Equatable {
         for target in targets {
             counts[Int(target) + 1] += 1
         }
-        for node in 0 ..< nodeCount {
+        for node in 0..<nodeCount {
             counts[node + 1] += counts[node]
         }
         // Filled backwards, as in ``StrongReferenceGraph/init(_:)``, so that sources stay ascending
@@ -110,7 +110,7 @@ package struct StrongAdjacency: Sendable, Equatable {
                 sources[Int(counts[target + 1])] = UInt32(source)
             }
         }
-        for node in 0 ..< nodeCount {
+        for node in 0..<nodeCount {
             counts[node] = counts[node + 1]
         }
         counts[nodeCount] = UInt32(sources.count)

@@ -34,7 +34,7 @@ package enum StronglyConnectedComponents {
         var nextOrder = 0
         var count = 0
 
-        for start in 0 ..< nodeCount where included[start] && order[start] == -1 {
+        for start in 0..<nodeCount where included[start] && order[start] == -1 {
             order[start] = nextOrder
             lowLink[start] = nextOrder
             nextOrder += 1

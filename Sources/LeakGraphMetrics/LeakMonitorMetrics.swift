@@ -62,7 +62,8 @@ public struct LeakMonitorMetrics: Sendable {
         checkPause = Gauge(label: "leakgraph_check_pause_seconds", dimensions: dimensions, factory: factory)
         liveBytes = Gauge(label: "leakgraph_live_bytes", dimensions: dimensions, factory: factory)
         rootCycles = Gauge(label: "leakgraph_root_cycles", dimensions: dimensions, factory: factory)
-        checkPeakResidentBytes = Gauge(label: "leakgraph_check_peak_resident_bytes", dimensions: dimensions, factory: factory)
+        checkPeakResidentBytes = Gauge(
+            label: "leakgraph_check_peak_resident_bytes", dimensions: dimensions, factory: factory)
         self.dimensions = dimensions
         self.factory = factory
     }

@@ -35,7 +35,8 @@ public struct ObjectGraph: Sendable, Equatable {
 
     /// Creates a graph.
     public init(
-        nodes: [ObjectNode] = [], references: [Reference] = [], diagnostics: [WalkDiagnostic] = [], trackedObjects: Int? = nil,
+        nodes: [ObjectNode] = [], references: [Reference] = [], diagnostics: [WalkDiagnostic] = [],
+        trackedObjects: Int? = nil,
         liveObjectsLeftOut: Int = 0
     ) {
         self.nodes = nodes

@@ -22,7 +22,8 @@ public struct StrongReferenceGraph: Sendable, Equatable {
     /// Creates a graph; `offsets` must have `retainCounts.count + 1` non-decreasing entries starting at
     /// 0 and ending at `targets.count`, and every target must be a node.
     public init(retainCounts: [UInt32], offsets: [UInt32], targets: [UInt32]) {
-        precondition(offsets.count == retainCounts.count + 1 && offsets.first == 0 && Int(offsets.last!) == targets.count)
+        precondition(
+            offsets.count == retainCounts.count + 1 && offsets.first == 0 && Int(offsets.last!) == targets.count)
         self.retainCounts = retainCounts
         self.offsets = offsets
         self.targets = targets
@@ -34,13 +35,13 @@ public struct StrongReferenceGraph: Sendable, Equatable {
     /// - Complexity: O(*n* + *e*) for *n* nodes and *e* references.
     public init(_ graph: ObjectGraph) {
         let nodeCount = graph.nodes.count
-        let valid = 0 ..< nodeCount
+        let valid = 0..<nodeCount
         var counts = [UInt32](repeating: 0, count: nodeCount + 1)
         for reference in graph.references
         where reference.ownership == .strong && valid.contains(reference.from) && valid.contains(reference.to) {
             counts[reference.from + 1] += 1
         }
-        for node in 0 ..< nodeCount {
+        for node in 0..<nodeCount {
             counts[node + 1] += counts[node]
         }
         // Filled backwards from each node's end, so no second array of cursors is needed: `counts[n + 1]`
@@ -52,11 +53,12 @@ public struct StrongReferenceGraph: Sendable, Equatable {
             targets[Int(counts[reference.from + 1])] = UInt32(reference.to)
         }
         // Each `counts[n + 1]` now holds node n's start: shift by one to get the offsets.
-        for node in 0 ..< nodeCount {
+        for node in 0..<nodeCount {
             counts[node] = counts[node + 1]
         }
         counts[nodeCount] = UInt32(targets.count)
         self.init(
-            retainCounts: graph.nodes.map { UInt32(clamping: max($0.retainCount, 0)) }, offsets: counts, targets: targets)
+            retainCounts: graph.nodes.map { UInt32(clamping: max($0.retainCount, 0)) }, offsets: counts,
+            targets: targets)
     }
 }

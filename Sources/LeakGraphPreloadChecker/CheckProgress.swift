@@ -1,7 +1,7 @@
 import LeakGraph
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The exit check's progress on a terminal: nothing for the first second (most checks are over by

@@ -1,7 +1,7 @@
 import CLeakGraphContract
 import CLeakGraphHook
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import FoundationEssentials
 import LeakGraph
@@ -71,7 +71,9 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
         report.program.signal = PreloadSignalName.name(of: signal)
     }
     // One name a line: a name the report prints may hold commas (`Dictionary<Swift.String, Swift.Int>`).
-    let why = String(cString: settings.why).split(whereSeparator: \.isNewline).map { String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) }.filter { !$0.isEmpty }
+    let why = String(cString: settings.why).split(whereSeparator: \.isNewline).map {
+        String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }.filter { !$0.isEmpty }
     if !why.isEmpty {
         report.why = why.map { LeakChecker.retainers(ofType: $0) }
     }
@@ -82,7 +84,9 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
         snapshot.info.programPath = request.program.path
         snapshot.info.arguments = request.program.arguments
         do {
-            try HeapSnapshotFile.write(snapshot, to: snapshotPath) { progress.update(step: "writing the snapshot", done: $0, total: $1) }
+            try HeapSnapshotFile.write(snapshot, to: snapshotPath) {
+                progress.update(step: "writing the snapshot", done: $0, total: $1)
+            }
         } catch {
             files.writeSnapshotError(error.message)
         }
@@ -91,7 +95,8 @@ public func leakgraphCheckerCheck(_ request: UnsafePointer<lg_checker_request>, 
             var status = stat()
             let size = stat(snapshotPath, &status) == 0 ? Int(status.st_size) : 0
             let peak = "\(LeakCheckSteps.processPeakResidentBytes() / 1024) kB"
-            let line = "leakgraph: snapshot stats: \(snapshot.objects.count) objects, \(snapshot.references.count) references, "
+            let line =
+                "leakgraph: snapshot stats: \(snapshot.objects.count) objects, \(snapshot.references.count) references, "
                 + "\(snapshot.stacks.count) stacks; check and snapshot \(checking.duration(to: checked)) "
                 + "(CPU \(PreloadCPUTime.text(checkedCPU - checkingCPU))), write \(checked.duration(to: .now)) "
                 + "(CPU \(PreloadCPUTime.text(PreloadCPUTime.seconds() - checkedCPU))); "

@@ -1,6 +1,6 @@
 import CLeakGraphContract
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import FoundationEssentials
 import LeakGraphReport
@@ -23,7 +23,9 @@ struct PreloadFiles {
             return
         }
         if request.rendersText {
-            try place(Data(TextReport.body(report, options: request.textOptions).utf8), at: outputPath + LG_REPORT_TEXT_SUFFIX)
+            try place(
+                Data(TextReport.body(report, options: request.textOptions).utf8), at: outputPath + LG_REPORT_TEXT_SUFFIX
+            )
         }
         if request.rendersJSON {
             try place(report.jsonData(prettyPrinted: request.rendersPrettyJSON), at: outputPath)

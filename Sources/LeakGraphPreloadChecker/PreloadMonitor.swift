@@ -22,7 +22,8 @@ enum PreloadMonitor {
                 LeakMonitorConfiguration(
                     interval: .milliseconds(Int64(settings.monitor_interval_ms)),
                     reportDirectory: directory.isEmpty ? nil : directory, keptReports: Int(LG_MONITOR_KEPT_REPORTS),
-                    snapshotDirectory: snapshots.isEmpty ? nil : snapshots, keptSnapshots: Int(LG_MONITOR_KEPT_SNAPSHOTS),
+                    snapshotDirectory: snapshots.isEmpty ? nil : snapshots,
+                    keptSnapshots: Int(LG_MONITOR_KEPT_SNAPSHOTS),
                     program: nil))
             monitor = made
             return made
@@ -39,7 +40,8 @@ public func leakgraphCheckerMonitorCheck(_ request: UnsafePointer<lg_checker_req
     lg_thread_ignore_begin()
     defer { lg_thread_ignore_end() }
     guard PreloadBinding.isBound else {
-        LeakMonitorConfiguration().logger.error("LeakGraph: no periodic check can run: \(PreloadBinding.unboundMessage)")
+        LeakMonitorConfiguration().logger.error(
+            "LeakGraph: no periodic check can run: \(PreloadBinding.unboundMessage)")
         return
     }
     PreloadMonitor.check(request.pointee)

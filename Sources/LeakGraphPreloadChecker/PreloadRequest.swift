@@ -36,9 +36,11 @@ struct PreloadRequest {
 
     /// The `LEAKGRAPH_RENDER` words of what was written, for the synopsis.
     var renderedWords: [String] {
-        [(LG_RENDER_BIT_TEXT, LG_RENDER_TEXT), (LG_RENDER_BIT_JSON, LG_RENDER_JSON),
+        [
+            (LG_RENDER_BIT_TEXT, LG_RENDER_TEXT), (LG_RENDER_BIT_JSON, LG_RENDER_JSON),
             (LG_RENDER_BIT_PRETTY_JSON, LG_RENDER_PRETTY_JSON), (LG_RENDER_BIT_EXPAND, LG_RENDER_EXPAND),
-            (LG_RENDER_BIT_VERBOSE, LG_RENDER_VERBOSE)]
-            .filter { render & $0.0 != 0 }.map(\.1)
+            (LG_RENDER_BIT_VERBOSE, LG_RENDER_VERBOSE),
+        ]
+        .filter { render & $0.0 != 0 }.map(\.1)
     }
 }

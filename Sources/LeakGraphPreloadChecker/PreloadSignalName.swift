@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The names the report gives the terminating signals that run a final check (`program.signal`).

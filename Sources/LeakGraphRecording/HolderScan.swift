@@ -71,16 +71,20 @@ public enum HolderScan {
             let amount = bytes > 0 ? "\(bytes) bytes " : ""
             switch Int32(kind) {
             case Int32(LG_KERNEL_EPOLL.rawValue): return "an epoll registration's data\(fd)"
-            case Int32(LG_KERNEL_PIPE.rawValue): return "\(amount.isEmpty ? "the bytes " : amount)in flight in a pipe\(fd)"
-            case Int32(LG_KERNEL_SOCKET.rawValue): return "\(amount.isEmpty ? "the bytes " : amount)in a socket's receive queue\(fd)"
+            case Int32(LG_KERNEL_PIPE.rawValue):
+                return "\(amount.isEmpty ? "the bytes " : amount)in flight in a pipe\(fd)"
+            case Int32(LG_KERNEL_SOCKET.rawValue):
+                return "\(amount.isEmpty ? "the bytes " : amount)in a socket's receive queue\(fd)"
             case Int32(LG_KERNEL_TIMER.rawValue): return "a POSIX timer's value (sigev_value)"
             case Int32(LG_KERNEL_EVENTFD.rawValue): return "an eventfd's counter\(fd)"
-            case Int32(LG_KERNEL_SOCKET_SEND.rawValue): return "\(amount.isEmpty ? "the bytes " : amount)a TCP socket has yet to send\(fd)"
+            case Int32(LG_KERNEL_SOCKET_SEND.rawValue):
+                return "\(amount.isEmpty ? "the bytes " : amount)a TCP socket has yet to send\(fd)"
             case Int32(LG_KERNEL_IO_URING.rawValue): return "the requests in flight of an io_uring instance\(fd)"
             case Int32(LG_KERNEL_MQUEUE.rawValue): return "the messages of a POSIX message queue\(fd)"
             case Int32(LG_KERNEL_SIGNALS.rawValue): return "the values of pending realtime signals"
             case Int32(LG_KERNEL_AIO.rawValue): return "the requests in flight of an AIO context (io_submit)"
-            case Int32(LG_KERNEL_DESCRIPTORS.rawValue): return "the process's descriptors (/proc/self/fd could not be listed)"
+            case Int32(LG_KERNEL_DESCRIPTORS.rawValue):
+                return "the process's descriptors (/proc/self/fd could not be listed)"
             default: return "a place of the kernel (\(kind))"
             }
         }
@@ -125,17 +129,19 @@ public enum HolderScan {
     ///   meanwhile, `/proc` or `process_vm_readv` unavailable): then nothing is proven.
     /// - Complexity: O(*m*) for *m* bytes of readable and writable memory, plus O(log *k*) per word
     ///   that falls between the lowest and highest candidate.
-    public static func scan(count: Int, candidate: (Int) -> Range<UInt>, objects: UnsafeBufferPointer<UInt>) -> Result? {
+    public static func scan(count: Int, candidate: (Int) -> Range<UInt>, objects: UnsafeBufferPointer<UInt>) -> Result?
+    {
         guard count > 0 else {
             return Result(
-                heldFromUntrackedMemory: [], firstUntrackedHolder: [], heldByKernel: [], trackedHolders: [], unreadKernelPlaces: [],
+                heldFromUntrackedMemory: [], firstUntrackedHolder: [], heldByKernel: [], trackedHolders: [],
+                unreadKernelPlaces: [],
                 bytesRead: 0, mappingsRead: 0, threadsStopped: 0, stoppedNanoseconds: 0, passes: 0, chunksFollowed: 0,
                 kernelWords: 0, kernelBytes: 0)
         }
         // Buffers the scan must not read as holders: they hold candidates' and objects' addresses.
         let ranges = UnsafeMutableBufferPointer<lg_range>.allocate(capacity: count)
         defer { ranges.deallocate() }
-        for index in 0 ..< count {
+        for index in 0..<count {
             let range = candidate(index)
             ranges[index] = lg_range(start: range.lowerBound, end: range.upperBound)
         }
@@ -155,7 +161,8 @@ public enum HolderScan {
         let unread = UnsafeMutableBufferPointer<lg_kernel_place>.allocate(capacity: unreadCapacity)
         defer { unread.deallocate() }
         let excluded = [
-            span(UnsafeBufferPointer(ranges)), span(UnsafeBufferPointer(hits)), span(UnsafeBufferPointer(heldAt)), span(objects),
+            span(UnsafeBufferPointer(ranges)), span(UnsafeBufferPointer(hits)), span(UnsafeBufferPointer(heldAt)),
+            span(objects),
         ]
         var request = lg_scan_request()
         let status = excluded.withUnsafeBufferPointer { excludedBuffer in
@@ -178,7 +185,8 @@ public enum HolderScan {
         let kernel = held.indices.map { index -> KernelPlace? in
             let code = held[index]
             guard code > LG_HELD_MEMORY else { return nil }
-            return KernelPlace(kind: UInt32(code), descriptor: Int(Int32(truncatingIfNeeded: heldAt[index])).nonNegative)
+            return KernelPlace(
+                kind: UInt32(code), descriptor: Int(Int32(truncatingIfNeeded: heldAt[index])).nonNegative)
         }
         var unreadPlaces = unread.prefix(min(request.unread_count, unreadCapacity)).map {
             KernelPlace(kind: $0.kind, descriptor: Int($0.fd).nonNegative, bytes: $0.bytes)
@@ -191,11 +199,15 @@ public enum HolderScan {
             firstUntrackedHolder: held.indices.map { held[$0] == LG_HELD_MEMORY ? heldAt[$0] : 0 },
             heldByKernel: kernel,
             trackedHolders: hits.prefix(request.hit_count).map {
-                TrackedHolder(candidate: Int($0.candidate), holder: UInt($0.holder), location: UInt($0.location), throughMemory: $0.through_memory != 0)
+                TrackedHolder(
+                    candidate: Int($0.candidate), holder: UInt($0.holder), location: UInt($0.location),
+                    throughMemory: $0.through_memory != 0)
             },
             unreadKernelPlaces: unreadPlaces,
-            bytesRead: stats.bytes, mappingsRead: stats.mappings, threadsStopped: stats.threads, stoppedNanoseconds: stats.stopped_ns,
-            passes: stats.passes, chunksFollowed: stats.chunks, kernelWords: stats.kernel_words, kernelBytes: stats.kernel_bytes)
+            bytesRead: stats.bytes, mappingsRead: stats.mappings, threadsStopped: stats.threads,
+            stoppedNanoseconds: stats.stopped_ns,
+            passes: stats.passes, chunksFollowed: stats.chunks, kernelWords: stats.kernel_words,
+            kernelBytes: stats.kernel_bytes)
     }
 
     /// The first pass of the orphan search: which of `count` candidates (`candidate(i)`, ascending, not
@@ -212,7 +224,7 @@ public enum HolderScan {
         guard count > 0 else { return ([], 0) }
         let ranges = UnsafeMutableBufferPointer<lg_range>.allocate(capacity: count)
         defer { ranges.deallocate() }
-        for index in 0 ..< count {
+        for index in 0..<count {
             let range = candidate(index)
             ranges[index] = lg_range(start: range.lowerBound, end: range.upperBound)
         }
@@ -220,9 +232,12 @@ public enum HolderScan {
         held.initialize(repeating: 0)
         defer { held.deallocate() }
         var bytes: UInt64 = 0
-        let hookModule = unsafeBitCast(lg_static_holders as @convention(c) (
-            UnsafePointer<lg_range>?, Int, UnsafePointer<UnsafeRawPointer?>?, Int, UnsafeMutablePointer<UInt8>?,
-            UnsafeMutablePointer<UInt64>?) -> Int, to: UnsafeRawPointer.self)
+        let hookModule = unsafeBitCast(
+            lg_static_holders
+                as @convention(c) (
+                    UnsafePointer<lg_range>?, Int, UnsafePointer<UnsafeRawPointer?>?, Int, UnsafeMutablePointer<UInt8>?,
+                    UnsafeMutablePointer<UInt64>?
+                ) -> Int, to: UnsafeRawPointer.self)
         let modules: [UnsafeRawPointer?] = [hookModule, module]
         let marked = modules.withUnsafeBufferPointer { skip in
             lg_static_holders(ranges.baseAddress, count, skip.baseAddress, skip.count, held.baseAddress, &bytes)

@@ -28,7 +28,9 @@ public enum RetainHistoryLog {
     /// The type patterns in force (empty when not recording).
     public static var patterns: [String] {
         String(cString: lg_history_patterns()).split(whereSeparator: { $0 == "," || $0 == "\n" })
-            .map { String($0.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()) }.filter { !$0.isEmpty }
+            .map { String($0.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()) }.filter {
+                !$0.isEmpty
+            }
     }
 
     /// The recorder's counters: events recorded and lost, types seen and matched.
@@ -60,7 +62,8 @@ public enum RetainHistoryLog {
                 guard wanted.contains(address), let kind = Self.kind(raw.kind) else { continue }
                 let event = RetainEvent(
                     kind: kind, count: Int(raw.count),
-                    stackID: raw.stack_id != LG_NO_STACK ? raw.stack_id : kind == .allocation ? (creationStacks[address] ?? nil) : nil,
+                    stackID: raw.stack_id != LG_NO_STACK
+                        ? raw.stack_id : kind == .allocation ? (creationStacks[address] ?? nil) : nil,
                     thread: Int(raw.thread), frame: kind == .write ? 0 : UInt64(raw.frame), sequence: start + offset,
                     address: kind == .write ? UInt64(raw.frame) : 0)
                 if kind == .allocation {

@@ -62,7 +62,8 @@ public struct GenerationGrowth: Sendable, Codable, Hashable {
                 + "\(ReportNaming.count(objects, "object")), \(ReportNaming.count(bytes, "byte")) still alive"
         ]
         for row in rows {
-            var line = "   \(ReportNaming.shortName(row.type)) × \(ReportNaming.grouped(row.count)) (\(ReportNaming.count(row.bytes, "byte")))"
+            var line =
+                "   \(ReportNaming.shortName(row.type)) × \(ReportNaming.grouped(row.count)) (\(ReportNaming.count(row.bytes, "byte")))"
             switch (row.site, row.function) {
             case (let site?, let function?): line += " created at \(site) in \(function)"
             case (nil, let function?): line += " created in \(function)"

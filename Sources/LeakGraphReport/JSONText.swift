@@ -116,7 +116,7 @@ struct JSONText {
     }
 
     private mutating func indent() {
-        for _ in 0 ..< depth {
+        for _ in 0..<depth {
             bytes.append(UInt8(ascii: " "))
             bytes.append(UInt8(ascii: " "))
         }
@@ -195,7 +195,7 @@ struct JSONText {
                 continue
             }
             if runStart < index {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart ..< index]))
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
             }
             runStart = index + 1
             bytes.append(UInt8(ascii: "\\"))

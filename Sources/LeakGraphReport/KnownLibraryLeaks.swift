@@ -24,7 +24,8 @@ public enum KnownLibraryLeaks {
 
         /// Creates a library description.
         public init(
-            name: String, ownReferences: [OwnReference] = [], everyMember: Bool = false, cycleReferences: [OwnReference]? = nil
+            name: String, ownReferences: [OwnReference] = [], everyMember: Bool = false,
+            cycleReferences: [OwnReference]? = nil
         ) {
             self.name = name
             self.ownReferences = ownReferences
@@ -54,7 +55,8 @@ public enum KnownLibraryLeaks {
         /// library reference: its text or its property's name (``ReferencePath/propertyName``: `delegate`
         /// for `delegate (XCTest.XCTestCase)`, an existential's value) is ``path``.
         public func matches(path reference: ReferencePath, sourceType: String, targetType: String) -> Bool {
-            (reference.text == path || reference.propertyName == path) && sourceTypes.map { $0.contains(sourceType) } != false
+            (reference.text == path || reference.propertyName == path)
+                && sourceTypes.map { $0.contains(sourceType) } != false
                 && targetTypes.map { $0.contains(targetType) } != false
         }
     }
@@ -124,7 +126,9 @@ public enum KnownLibraryLeaks {
     /// one of a known leaking library's own references (``Library/ownReferences``).
     public static func isOwnReference(path: ReferencePath, sourceType: String, targetType: String) -> Bool {
         baseline.entries.contains { entry in
-            entry.library?.ownReferences.contains { $0.matches(path: path, sourceType: sourceType, targetType: targetType) }
+            entry.library?.ownReferences.contains {
+                $0.matches(path: path, sourceType: sourceType, targetType: targetType)
+            }
                 == true
         }
     }
@@ -135,10 +139,12 @@ public enum KnownLibraryLeaks {
     /// - Parameter references: The strong references among the members (positions in `memberTypes`),
     ///   asked only for an entry with ``Library/cycleReferences`` whose types match: it matches only when
     ///   they show that the library's references close every loop. `nil`: such an entry never matches.
-    public static func match(memberTypes: some Sequence<String>, references: (() -> [CycleReference])? = nil) -> String? {
+    public static func match(memberTypes: some Sequence<String>, references: (() -> [CycleReference])? = nil) -> String?
+    {
         let types = Array(memberTypes)
         for entry in baseline.entries {
-            guard let library = entry.library, entry.matches(fingerprint: nil, memberTypes: types, memberBacktraces: { [] })
+            guard let library = entry.library,
+                entry.matches(fingerprint: nil, memberTypes: types, memberBacktraces: { [] })
             else { continue }
             if library.everyMember, case .types(let patterns) = entry.rule,
                 !types.allSatisfy({ type in patterns.contains { BaselineEntry.type(type, matches: $0) } })
@@ -148,7 +154,10 @@ public enum KnownLibraryLeaks {
             if let own = library.cycleReferences {
                 guard let references else { continue }
                 let rest = references().filter { reference in
-                    !own.contains { $0.matches(path: reference.path, sourceType: types[reference.from], targetType: types[reference.to]) }
+                    !own.contains {
+                        $0.matches(
+                            path: reference.path, sourceType: types[reference.from], targetType: types[reference.to])
+                    }
                 }
                 guard !hasCycle(nodes: types.count, references: rest) else { continue }
             }

@@ -81,26 +81,29 @@ extension LeakReport {
         }
 
         // References among leaked objects, grouped by source id (a counting sort keeps the walk's order).
-        let valid = 0 ..< nodeCount
+        let valid = 0..<nodeCount
         var perSource = [Int](repeating: 0, count: order.count + 1)
         for reference in graph.references
         where valid.contains(reference.from) && valid.contains(reference.to)
-            && leakID[reference.from] >= 0 && leakID[reference.to] >= 0 {
+            && leakID[reference.from] >= 0 && leakID[reference.to] >= 0
+        {
             perSource[leakID[reference.from] + 1] += 1
         }
-        for id in 0 ..< order.count {
+        for id in 0..<order.count {
             perSource[id + 1] += perSource[id]
         }
         var references = [LeakReference](
             repeating: LeakReference(from: 0, to: 0, path: .empty, ownership: .strong), count: perSource[order.count]
         )
         // Per cycle: the suspect, then the other references to cut, their fixes offered where they compile.
-        let cuts = analysis.cutReferences(context: Self.suspectContext(leaks: leaks, order: order, nodeCount: nodeCount))
+        let cuts = analysis.cutReferences(
+            context: Self.suspectContext(leaks: leaks, order: order, nodeCount: nodeCount))
         var reportIndexOf: [Int: Int] = [:]  // graph reference index → report reference index, for cuts
         let suspectIndices = Set(cuts.joined().map(\.reference))
         for (graphIndex, reference) in graph.references.enumerated()
         where valid.contains(reference.from) && valid.contains(reference.to)
-            && leakID[reference.from] >= 0 && leakID[reference.to] >= 0 {
+            && leakID[reference.from] >= 0 && leakID[reference.to] >= 0
+        {
             let from = leakID[reference.from]
             references[perSource[from]] = LeakReference(
                 from: from, to: leakID[reference.to], path: reference.path, ownership: reference.ownership
@@ -117,7 +120,8 @@ extension LeakReport {
             let knownLeak = Self.knownLibraryLeak(cycle, in: graph)
             let named = cuts[cycle.id].map {
                 Suspect(
-                    reference: reportIndexOf[$0.reference], from: leakID[$0.from], to: leakID[$0.to], label: $0.path.text,
+                    reference: reportIndexOf[$0.reference], from: leakID[$0.from], to: leakID[$0.to],
+                    label: $0.path.text,
                     reason: $0.reason, hint: $0.hint)
             }
             let suspect = named.first
@@ -164,14 +168,16 @@ extension LeakReport {
         var excused = Set<[Int]>()
         for _ in 0..<8 {
             let known = analysis.rootCycles.filter { cycle in
-                !cycle.holds.isEmpty && !excused.contains(cycle.members) && knownLibraryLeak(cycle, in: analysis.graph) != nil
+                !cycle.holds.isEmpty && !excused.contains(cycle.members)
+                    && knownLibraryLeak(cycle, in: analysis.graph) != nil
             }
             guard !known.isEmpty else { break }
             excused.formUnion(known.map(\.members))
             let ids = Set(analysis.rootCycles.filter { excused.contains($0.members) }.map(\.id))
             analysis = analysis.excusing(rootCycles: ids) { reference in
                 KnownLibraryLeaks.isOwnReference(
-                    path: reference.path, sourceType: nodes[reference.from].typeName, targetType: nodes[reference.to].typeName)
+                    path: reference.path, sourceType: nodes[reference.from].typeName,
+                    targetType: nodes[reference.to].typeName)
             }
         }
         return analysis
@@ -212,7 +218,8 @@ extension LeakReport {
             guard lastBacktrace != backtrace else { continue }
             lastBacktrace = backtrace
             for frame in backtrace {
-                guard let file = frame.file, file.contains("/.build/checkouts/") || file.contains("/SourcePackages/checkouts/"),
+                guard let file = frame.file,
+                    file.contains("/.build/checkouts/") || file.contains("/SourcePackages/checkouts/"),
                     let module = ReportNaming.module(ofFunction: frame.function)
                 else { continue }
                 dependencies.insert(module)

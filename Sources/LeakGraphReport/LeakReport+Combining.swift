@@ -83,7 +83,9 @@ extension LeakReport {
             diagnostics: diagnostics)
         allocations = AllocationProfile(combining: runs.compactMap(\.report.allocations))
         let tests = runs.flatMap { run in
-            (run.report.testAllocations ?? []).map { TestAllocations(test: $0.test, run: run.name, allocations: $0.allocations) }
+            (run.report.testAllocations ?? []).map {
+                TestAllocations(test: $0.test, run: run.name, allocations: $0.allocations)
+            }
         }
         testAllocations = runs.contains { $0.report.testAllocations != nil } ? tests : nil
     }

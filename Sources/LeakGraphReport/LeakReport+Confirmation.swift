@@ -31,9 +31,11 @@ extension LeakReport {
     /// each as `ownership path → target address`.
     private func outgoingReferences(toAddresses addresses: Set<String>? = nil) -> [Set<String>] {
         var outgoing = [Set<String>](repeating: [], count: leaks.count)
-        for reference in references where outgoing.indices.contains(reference.from) && leaks.indices.contains(reference.to) {
+        for reference in references
+        where outgoing.indices.contains(reference.from) && leaks.indices.contains(reference.to) {
             if let addresses, !addresses.contains(leaks[reference.to].address) { continue }
-            outgoing[reference.from].insert("\(reference.ownership) \(reference.path.text) → \(leaks[reference.to].address)")
+            outgoing[reference.from].insert(
+                "\(reference.ownership) \(reference.path.text) → \(leaks[reference.to].address)")
         }
         return outgoing
     }
@@ -41,10 +43,11 @@ extension LeakReport {
     /// The addresses of the orphans this report found (the single member of each root group of kind
     /// ``Cycle/orphanKind``), for a confirmation check (`LeakChecker.check(orphanScan:knownOrphans:)`).
     public var orphanAddresses: Set<UInt> {
-        Set(cycles.filter(\.isOrphan).flatMap { cycle in
-            cycle.members.compactMap { id in
-                leaks.indices.contains(id) ? UInt(leaks[id].address.dropFirst(2), radix: 16) : nil
-            }
-        })
+        Set(
+            cycles.filter(\.isOrphan).flatMap { cycle in
+                cycle.members.compactMap { id in
+                    leaks.indices.contains(id) ? UInt(leaks[id].address.dropFirst(2), radix: 16) : nil
+                }
+            })
     }
 }

@@ -50,7 +50,9 @@ extension LeakReport {
                 cycle.knownLibraryLeak != nil ? .knownLibraryLeak : cycle.suppressed != nil ? .suppressed : .own
             let objects = (cycle.members + cycle.holds).compactMap { position[$0] }
             let bytes = objects.reduce(0) { $0 + leaks[$1].size }
-            if let fingerprint = cycle.fingerprint, let existing = byKey[Key(fingerprint: fingerprint, standing: standing)] {
+            if let fingerprint = cycle.fingerprint,
+                let existing = byKey[Key(fingerprint: fingerprint, standing: standing)]
+            {
                 families[existing].cycles.append(index)
                 families[existing].objects += objects.count
                 families[existing].bytes += bytes
@@ -60,7 +62,9 @@ extension LeakReport {
                 byKey[Key(fingerprint: fingerprint, standing: standing)] = families.count
             }
             families.append(
-                Family(fingerprint: cycle.fingerprint, cycles: [index], standing: standing, objects: objects.count, bytes: bytes))
+                Family(
+                    fingerprint: cycle.fingerprint, cycles: [index], standing: standing, objects: objects.count,
+                    bytes: bytes))
         }
         return families.sorted { a, b in
             if a.standing != b.standing { return a.standing < b.standing }
@@ -95,7 +99,8 @@ extension LeakReport {
 
         /// Creates totals.
         public init(
-            ownObjects: Int = 0, ownBytes: Int = 0, ownCycles: Int = 0, ownFamilies: Int = 0, suppressedObjects: Int = 0,
+            ownObjects: Int = 0, ownBytes: Int = 0, ownCycles: Int = 0, ownFamilies: Int = 0,
+            suppressedObjects: Int = 0,
             suppressedBytes: Int = 0, suppressedCycles: Int = 0, libraryObjects: Int = 0, libraryBytes: Int = 0,
             libraryCycles: Int = 0
         ) {

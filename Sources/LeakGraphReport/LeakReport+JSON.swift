@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import FoundationEssentials
+    import FoundationEssentials
 #endif
 import LeakGraphModel
 
@@ -195,8 +195,10 @@ extension LeakReport.Leak {
     /// Reads the fields both schema versions share, with `backtrace` given.
     init(fieldsOf container: KeyedDecodingContainer<CodingKeys>, backtrace: [LeakReport.Frame]) throws {
         self.init(
-            id: try container.decode(Int.self, forKey: .id), address: try container.decode(String.self, forKey: .address),
-            type: try container.decode(String.self, forKey: .type), kind: try container.decode(String.self, forKey: .kind),
+            id: try container.decode(Int.self, forKey: .id),
+            address: try container.decode(String.self, forKey: .address),
+            type: try container.decode(String.self, forKey: .type),
+            kind: try container.decode(String.self, forKey: .kind),
             size: try container.decode(Int.self, forKey: .size),
             retainCount: try container.decode(Int.self, forKey: .retainCount),
             cycle: try container.decodeIfPresent(Int.self, forKey: .cycle), backtrace: backtrace,

@@ -16,9 +16,12 @@ extension LeakReport {
         let cycleOfLeak = leaks.map { $0.cycle }
         var sourcesInto = [[Int]](repeating: [], count: cycles.count)
         for reference in references
-        where reference.ownership == .strong && leaks.indices.contains(reference.from) && leaks.indices.contains(reference.to) {
+        where reference.ownership == .strong && leaks.indices.contains(reference.from)
+            && leaks.indices.contains(reference.to)
+        {
             if let from = cycleOfLeak[reference.from], let to = cycleOfLeak[reference.to], from != to,
-                cycles.indices.contains(from), cycles.indices.contains(to) {
+                cycles.indices.contains(from), cycles.indices.contains(to)
+            {
                 sourcesInto[to].append(from)
             }
         }
@@ -39,7 +42,9 @@ extension LeakReport {
         var newLeakID = [Int?](repeating: nil, count: leaks.count)
         var keptLeaks: [Leak] = []
         for leak in leaks {
-            guard let cycle = leak.cycle, cycles.indices.contains(cycle), let newCycle = newCycleID[cycle] else { continue }
+            guard let cycle = leak.cycle, cycles.indices.contains(cycle), let newCycle = newCycleID[cycle] else {
+                continue
+            }
             var copy = leak
             newLeakID[leak.id] = keptLeaks.count
             copy.id = keptLeaks.count
@@ -69,7 +74,9 @@ extension LeakReport {
         for cycle in cycles where newCycleID[cycle.id] != nil {
             var copy = cycle
             copy.id = keptCycles.count
-            copy.heldByKnownLibraryLeak = cycle.heldByKnownLibraryLeak.flatMap { cycles.indices.contains($0) ? newCycleID[$0] : nil }
+            copy.heldByKnownLibraryLeak = cycle.heldByKnownLibraryLeak.flatMap {
+                cycles.indices.contains($0) ? newCycleID[$0] : nil
+            }
             copy.members = cycle.members.compactMap { newLeakID[$0] }
             copy.holds = cycle.holds.compactMap { newLeakID[$0] }
             copy.heldCycles = cycle.heldCycles?.map { $0.compactMap { newLeakID[$0] } }
@@ -80,7 +87,9 @@ extension LeakReport {
                 var copy = suspect
                 copy.from = from
                 copy.to = to
-                copy.reference = suspect.reference.flatMap { references.indices.contains($0) ? newReferenceIndex[$0] : nil }
+                copy.reference = suspect.reference.flatMap {
+                    references.indices.contains($0) ? newReferenceIndex[$0] : nil
+                }
                 return copy
             }
             copy.suspect = cycle.suspect.flatMap(moved)

@@ -6,7 +6,8 @@ import LeakGraphModel
 /// every ``LeakReport/Leak`` keeps its ``LeakReport/Leak/backtrace``; only the file form differs.
 extension LeakReport {
     private enum Keys: String, CodingKey {
-        case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks, liveTypes, why, verdict, crash
+        case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks, liveTypes, why, verdict,
+            crash
         case allocations, testAllocations
     }
 
@@ -39,7 +40,9 @@ extension LeakReport {
             guard let stack else { return leak }
             guard stacks.indices.contains(stack) else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: codingPath, debugDescription: "leak \(leak.id) names stack \(stack), which the stacks table lacks"))
+                    .init(
+                        codingPath: codingPath,
+                        debugDescription: "leak \(leak.id) names stack \(stack), which the stacks table lacks"))
             }
             var resolved = leak
             resolved.backtrace = stacks[stack]

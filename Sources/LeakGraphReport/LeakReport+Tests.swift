@@ -22,7 +22,9 @@ extension LeakReport {
             var names: [String] = []
             var seen: Set<String> = []
             for member in cycles[index].members {
-                guard let leak = position[member], let name = test(leaks[leak]), seen.insert(name).inserted else { continue }
+                guard let leak = position[member], let name = test(leaks[leak]), seen.insert(name).inserted else {
+                    continue
+                }
                 names.append(name)
             }
             recorded.append(names)

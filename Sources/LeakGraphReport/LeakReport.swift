@@ -33,7 +33,6 @@ public struct LeakReport: Sendable, Codable, Equatable {
     /// What each test allocated (`leakgraph test --allocations`; additional field, absent otherwise).
     public var testAllocations: [TestAllocations]?
 
-
     /// The schema version this library writes: 2, which stores each distinct backtrace once (a `stacks`
     /// table) where version 1 repeated it in every leak. Both are read.
     public static let currentSchemaVersion = 2

@@ -44,12 +44,14 @@ public struct ReportSynopsis: Sendable, Codable, Equatable {
         guard let totals else {
             let library = summary.leakedObjects - leakedObjectsOutsideLibraries
             let note = library > 0 ? " (\(library) of them in known library leaks or accepted by the baseline)" : ""
-            return "\(ReportNaming.count(summary.leakedObjects, "leaked object")) (\(ReportNaming.grouped(summary.leakedBytes)) bytes) in "
+            return
+                "\(ReportNaming.count(summary.leakedObjects, "leaked object")) (\(ReportNaming.grouped(summary.leakedBytes)) bytes) in "
                 + "\(ReportNaming.count(summary.rootCycles, "root cycle"))\(note)"
         }
         var parts: [String] = []
         if totals.ownObjects > 0 {
-            let families = totals.ownFamilies < totals.ownCycles
+            let families =
+                totals.ownFamilies < totals.ownCycles
                 ? " (\(ReportNaming.count(totals.ownFamilies, "leak family", plural: "leak families")))" : ""
             parts.append(
                 "\(ReportNaming.count(totals.ownObjects, "leaked object")) (\(ReportNaming.grouped(totals.ownBytes)) bytes) in "

@@ -26,11 +26,13 @@ extension HeapSnapshot {
         for leakPosition in order {
             let leak = report.leaks[leakPosition]
             let type = TypeInfo(name: leak.type, kind: ObjectKind(rawValue: leak.kind) ?? .other)
-            let typeID = typeIndex[type] ?? {
-                snapshot.types.append(type)
-                typeIndex[type] = snapshot.types.count - 1
-                return snapshot.types.count - 1
-            }()
+            let typeID =
+                typeIndex[type]
+                ?? {
+                    snapshot.types.append(type)
+                    typeIndex[type] = snapshot.types.count - 1
+                    return snapshot.types.count - 1
+                }()
             var stack: Int?
             if !leak.backtrace.isEmpty {
                 if let known = stackIndex[leak.backtrace] {
@@ -41,14 +43,19 @@ extension HeapSnapshot {
                     var marked = false
                     for frame in leak.backtrace {
                         let place = frame.file.map { ReportNaming.place(file: $0, line: frame.line) }
-                        let isSite = !marked && site?.function == frame.function && (site?.place == nil || site?.place == place)
+                        let isSite =
+                            !marked && site?.function == frame.function && (site?.place == nil || site?.place == place)
                         marked = marked || isSite
-                        let entry = Frame(function: frame.function, file: frame.file, line: frame.line, category: isSite ? .program : .unknown)
-                        let id = frameIndex[entry] ?? {
-                            snapshot.frames.append(entry)
-                            frameIndex[entry] = snapshot.frames.count - 1
-                            return snapshot.frames.count - 1
-                        }()
+                        let entry = Frame(
+                            function: frame.function, file: frame.file, line: frame.line,
+                            category: isSite ? .program : .unknown)
+                        let id =
+                            frameIndex[entry]
+                            ?? {
+                                snapshot.frames.append(entry)
+                                frameIndex[entry] = snapshot.frames.count - 1
+                                return snapshot.frames.count - 1
+                            }()
                         ids.append(id)
                     }
                     snapshot.stacks.append(ids)
@@ -59,7 +66,8 @@ extension HeapSnapshot {
             var flags: Objects.Flags = .leaked
             if orphanLeaks.contains(leak.id) { flags.insert(.orphan) }
             snapshot.objects.append(
-                address: Self.address(leak.address), type: typeID, size: leak.size, retainCount: leak.retainCount, stack: stack,
+                address: Self.address(leak.address), type: typeID, size: leak.size, retainCount: leak.retainCount,
+                stack: stack,
                 flags: flags)
         }
 

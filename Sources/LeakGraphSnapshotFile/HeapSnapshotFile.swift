@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import FoundationEssentials
 import LeakGraphModel
@@ -57,14 +57,17 @@ public enum HeapSnapshotFile {
     ) throws(SnapshotFileError) -> HeapSnapshot {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            let reason = errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
+            let reason =
+                errno == ENOENT
+                ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
             throw SnapshotFileError(code: .unreadable, message: "cannot read \(path): \(reason)")
         }
         var bytes = [UInt8](repeating: 0, count: 16)
         let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
         guard count >= 0 else {
-            throw SnapshotFileError(code: .unreadable, message: "cannot read \(path): \(String(cString: strerror(errno)))")
+            throw SnapshotFileError(
+                code: .unreadable, message: "cannot read \(path): \(String(cString: strerror(errno)))")
         }
         let head = Data(bytes.prefix(count))
         if head.starts(with: Data("SQLite format 3\0".utf8)) {
@@ -76,7 +79,8 @@ public enum HeapSnapshotFile {
         if head.isEmpty {
             throw SnapshotFileError(code: .damaged, message: "cannot read \(path): the file is empty")
         }
-        throw SnapshotFileError(code: .notASnapshot, message: "\(path) is neither a LeakGraph snapshot nor a leak report")
+        throw SnapshotFileError(
+            code: .notASnapshot, message: "\(path) is neither a LeakGraph snapshot nor a leak report")
     }
 
     private static func readReport(from path: String) throws(SnapshotFileError) -> HeapSnapshot {

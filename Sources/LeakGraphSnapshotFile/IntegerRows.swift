@@ -33,7 +33,7 @@ final class IntegerRows {
     @inline(__always)
     func add(_ fill: (inout ArraySlice<Int64>) -> Void) throws(SQLiteError) {
         let start = pending * columns
-        fill(&values[start ..< start + columns])
+        fill(&values[start..<start + columns])
         pending += 1
         if pending == rowsPerStatement {
             try flush(full, rows: pending)
@@ -48,7 +48,7 @@ final class IntegerRows {
     }
 
     private func flush(_ statement: SQLiteStatement, rows: Int) throws(SQLiteError) {
-        for index in 0 ..< rows * columns {
+        for index in 0..<rows * columns {
             let value = values[index]
             if value == Self.null {
                 statement.bindNull(Int32(index + 1))

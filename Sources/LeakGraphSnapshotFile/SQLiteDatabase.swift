@@ -134,7 +134,9 @@ final class SQLiteStatement {
 
     /// Column `index` as text, `nil` when `NULL`.
     func text(_ index: Int32) -> String? {
-        guard sqlite3_column_type(handle, index) != SQLITE_NULL, let text = sqlite3_column_text(handle, index) else { return nil }
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL, let text = sqlite3_column_text(handle, index) else {
+            return nil
+        }
         return String(cString: text)
     }
 }

@@ -1,7 +1,7 @@
 import CSQLite
 import FoundationEssentials
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import LeakGraphModel
 
@@ -12,7 +12,9 @@ enum SnapshotReader {
     /// The rows between two calls of a progress closure.
     static let progressRows = 65_536
 
-    static func read(from path: String, progress: ((_ done: Int, _ total: Int) -> Void)?) throws(SnapshotFileError) -> HeapSnapshot {
+    static func read(from path: String, progress: ((_ done: Int, _ total: Int) -> Void)?) throws(SnapshotFileError)
+        -> HeapSnapshot
+    {
         do {
             let database = try SQLiteDatabase(path: path, readOnly: true)
             let application = try database.integer("PRAGMA application_id")
@@ -24,7 +26,8 @@ enum SnapshotReader {
             guard version <= HeapSnapshot.formatVersion else {
                 throw SnapshotFileError(
                     code: .newerFormat,
-                    message: "\(path) was written by a newer LeakGraph (snapshot format \(version); this build reads format "
+                    message:
+                        "\(path) was written by a newer LeakGraph (snapshot format \(version); this build reads format "
                         + "\(HeapSnapshot.formatVersion) and older): update LeakGraph to read it")
             }
             guard version >= 1 else { throw damaged("no snapshot format version") }
@@ -36,14 +39,16 @@ enum SnapshotReader {
                 throw SnapshotFileError(code: .unreadable, message: "cannot read \(path): \(error.message)")
             }
             throw SnapshotFileError(
-                code: .damaged, message: "cannot read the snapshot \(path): the file is truncated or damaged (\(error.message))")
+                code: .damaged,
+                message: "cannot read the snapshot \(path): the file is truncated or damaged (\(error.message))")
         } catch {
             throw SnapshotFileError(code: .damaged, message: "cannot read the snapshot \(path): \(error)")
         }
     }
 
     private static func damaged(_ reason: String) -> SnapshotFileError {
-        SnapshotFileError(code: .damaged, message: "cannot read the snapshot @PATH: the file is truncated or damaged (\(reason))")
+        SnapshotFileError(
+            code: .damaged, message: "cannot read the snapshot @PATH: the file is truncated or damaged (\(reason))")
     }
 
     private static func json<T: Decodable>(_ type: T.Type, _ text: String?) throws -> T {
@@ -55,7 +60,9 @@ enum SnapshotReader {
         }
     }
 
-    private static func read(_ database: SQLiteDatabase, path: String, progress: ((Int, Int) -> Void)?) throws -> HeapSnapshot {
+    private static func read(_ database: SQLiteDatabase, path: String, progress: ((Int, Int) -> Void)?) throws
+        -> HeapSnapshot
+    {
         var texts: [String: String] = [:]
         var numbers: [String: Double] = [:]
         let info = try database.prepare("SELECT key, value, typeof(value) FROM info")
@@ -68,11 +75,14 @@ enum SnapshotReader {
         else { throw damaged("the info table is incomplete") }
         var snapshot = HeapSnapshot(
             info: HeapSnapshot.Info(
-                origin: origin, programPath: texts["program_path"] ?? "", arguments: try json([String].self, texts["arguments"] ?? "[]"),
+                origin: origin, programPath: texts["program_path"] ?? "",
+                arguments: try json([String].self, texts["arguments"] ?? "[]"),
                 processID: Int(numbers["process_id"] ?? 0), time: numbers["time"] ?? 0,
-                leakGraphVersion: texts["leakgraph_version"] ?? "", trackedObjects: Int(numbers["tracked_objects"] ?? 0)))
+                leakGraphVersion: texts["leakgraph_version"] ?? "", trackedObjects: Int(numbers["tracked_objects"] ?? 0)
+            ))
 
-        let types = try database.prepare("SELECT id, name, kind, module, superclasses, is_program FROM type ORDER BY id")
+        let types = try database.prepare(
+            "SELECT id, name, kind, module, superclasses, is_program FROM type ORDER BY id")
         while try types.step() {
             guard types.int64(0) == snapshot.types.count, let name = types.text(1),
                 let kind = types.text(2).flatMap(ObjectKind.init(rawValue:))
@@ -89,25 +99,33 @@ enum SnapshotReader {
             else { throw damaged("the frame table is not numbered from 0") }
             snapshot.frames.append(
                 HeapSnapshot.Frame(
-                    function: function, file: frames.text(2), line: frames.optionalInt64(3).map(Int.init), module: frames.text(4),
+                    function: function, file: frames.text(2), line: frames.optionalInt64(3).map(Int.init),
+                    module: frames.text(4),
                     category: category))
         }
-        let stackFrames = try database.prepare("SELECT stack_id, depth, frame_id FROM stack_frame ORDER BY stack_id, depth")
+        let stackFrames = try database.prepare(
+            "SELECT stack_id, depth, frame_id FROM stack_frame ORDER BY stack_id, depth")
         while try stackFrames.step() {
             let stack = Int(stackFrames.int64(0))
             let frame = Int(stackFrames.int64(2))
-            guard stack >= snapshot.stacks.count - 1, stack <= snapshot.stacks.count, snapshot.frames.indices.contains(frame)
+            guard stack >= snapshot.stacks.count - 1, stack <= snapshot.stacks.count,
+                snapshot.frames.indices.contains(frame)
             else { throw damaged("the stacks are not numbered from 0") }
             if stack == snapshot.stacks.count { snapshot.stacks.append([]) }
-            guard stackFrames.int64(1) == snapshot.stacks[stack].count else { throw damaged("a stack's frames are not numbered from 0") }
+            guard stackFrames.int64(1) == snapshot.stacks[stack].count else {
+                throw damaged("a stack's frames are not numbered from 0")
+            }
             snapshot.stacks[stack].append(frame)
         }
         let paths = try database.prepare("SELECT id, ownership, steps FROM path ORDER BY id")
         while try paths.step() {
-            guard paths.int64(0) == snapshot.paths.count, let ownership = paths.text(1).flatMap(Ownership.init(rawValue:)) else {
+            guard paths.int64(0) == snapshot.paths.count,
+                let ownership = paths.text(1).flatMap(Ownership.init(rawValue:))
+            else {
                 throw damaged("the path table is not numbered from 0")
             }
-            snapshot.paths.append(HeapSnapshot.Path(steps: try json(ReferencePath.self, paths.text(2)), ownership: ownership))
+            snapshot.paths.append(
+                HeapSnapshot.Path(steps: try json(ReferencePath.self, paths.text(2)), ownership: ownership))
         }
 
         // The two big tables, read into columns of the size the info table gives (no more than the
@@ -121,7 +139,9 @@ enum SnapshotReader {
         let typeCount = snapshot.types.count
         let stackCount = snapshot.stacks.count
         let objects = BackgroundWork {
-            try readObjects(SQLiteDatabase(path: path, readOnly: true), count: objectCount, typeCount: typeCount, stackCount: stackCount)
+            try readObjects(
+                SQLiteDatabase(path: path, readOnly: true), count: objectCount, typeCount: typeCount,
+                stackCount: stackCount)
         }
         let references = Result {
             try readReferences(
@@ -132,29 +152,35 @@ enum SnapshotReader {
         snapshot.references = try references.get()
 
         let roots = try database.prepare(
-            "SELECT object_id, unexplained_retains, holder_kind, holder_name, holder_location, holder_address FROM root ORDER BY object_id")
+            "SELECT object_id, unexplained_retains, holder_kind, holder_name, holder_location, holder_address FROM root ORDER BY object_id"
+        )
         while try roots.step() {
             let object = Int(roots.int64(0))
-            guard object >= 0, object < objectCount, let kind = roots.text(2).flatMap(RootHolder.Kind.init(rawValue:)) else {
+            guard object >= 0, object < objectCount, let kind = roots.text(2).flatMap(RootHolder.Kind.init(rawValue:))
+            else {
                 throw damaged("a root names an object that does not exist")
             }
             snapshot.roots.append(
                 HeapSnapshot.Root(
                     object: object, unexplainedRetains: Int(roots.int64(1)),
-                    holder: RootHolder(kind: kind, name: roots.text(3), location: roots.text(4), address: roots.text(5))))
+                    holder: RootHolder(kind: kind, name: roots.text(3), location: roots.text(4), address: roots.text(5))
+                ))
         }
         let diagnostics = try database.prepare("SELECT type, reason, object_count, site FROM diagnostic ORDER BY id")
         while try diagnostics.step() {
             snapshot.diagnostics.append(
                 WalkDiagnostic(
-                    typeName: diagnostics.text(0) ?? "", reason: diagnostics.text(1) ?? "", objectCount: Int(diagnostics.int64(2)),
+                    typeName: diagnostics.text(0) ?? "", reason: diagnostics.text(1) ?? "",
+                    objectCount: Int(diagnostics.int64(2)),
                     site: diagnostics.text(3)))
         }
         return snapshot
     }
 
     /// The object table, checked as it is read: numbered from 0, every type and stack in range.
-    private static func readObjects(_ database: SQLiteDatabase, count: Int, typeCount: Int, stackCount: Int) throws -> HeapSnapshot.Objects {
+    private static func readObjects(_ database: SQLiteDatabase, count: Int, typeCount: Int, stackCount: Int) throws
+        -> HeapSnapshot.Objects
+    {
         let address = Column<UInt64>(count: count)
         let type = Column<UInt32>(count: count)
         let size = Column<UInt64>(count: count)
@@ -167,15 +193,21 @@ enum SnapshotReader {
         while try rows.step() {
             let objectType = rows.int64(2)
             let objectStack = rows.optionalInt64(5) ?? -1
-            guard id < count, rows.int64(0) == id, objectType >= 0, objectType < typeCount, objectStack >= -1, objectStack < stackCount else {
-                throw damaged(id < count ? "object \(id) names a type or stack that does not exist" : "more objects than the info table counts")
+            guard id < count, rows.int64(0) == id, objectType >= 0, objectType < typeCount, objectStack >= -1,
+                objectStack < stackCount
+            else {
+                throw damaged(
+                    id < count
+                        ? "object \(id) names a type or stack that does not exist"
+                        : "more objects than the info table counts")
             }
             address[id] = UInt64(bitPattern: rows.int64(1))
             type[id] = UInt32(objectType)
             size[id] = UInt64(max(rows.int64(3), 0))
             retainCount[id] = UInt32(clamping: max(rows.int64(4), 0))
             stack[id] = Int32(objectStack)
-            flags[id] = HeapSnapshot.Objects.Flags(rawValue: (rows.int64(6) != 0 ? 1 : 0) | (rows.int64(7) != 0 ? 2 : 0))
+            flags[id] = HeapSnapshot.Objects.Flags(
+                rawValue: (rows.int64(6) != 0 ? 1 : 0) | (rows.int64(7) != 0 ? 2 : 0))
             id += 1
         }
         guard id == count else { throw damaged("\(id) objects of \(count)") }
@@ -206,8 +238,13 @@ enum SnapshotReader {
             let from = Int(rows.int64(0))
             let to = rows.int64(1)
             let path = rows.int64(2)
-            guard index < count, from >= source, from < objectCount, to >= 0, to < objectCount, path >= 0, path < pathCount else {
-                throw damaged(index < count ? "reference \(index) names an object or path that does not exist" : "more references than the info table counts")
+            guard index < count, from >= source, from < objectCount, to >= 0, to < objectCount, path >= 0,
+                path < pathCount
+            else {
+                throw damaged(
+                    index < count
+                        ? "reference \(index) names an object or path that does not exist"
+                        : "more references than the info table counts")
             }
             while source < from {
                 source += 1

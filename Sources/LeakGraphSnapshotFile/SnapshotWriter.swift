@@ -4,7 +4,9 @@ import LeakGraphModel
 /// Writes a ``HeapSnapshot`` into a new SQLite database (``SnapshotSchema``), in one transaction with
 /// no journal: the file is only renamed into place once complete (``HeapSnapshotFile/write(_:to:progress:)``).
 enum SnapshotWriter {
-    static func write(_ snapshot: HeapSnapshot, to path: String, progress: ((_ done: Int, _ total: Int) -> Void)?) throws(SQLiteError) {
+    static func write(_ snapshot: HeapSnapshot, to path: String, progress: ((_ done: Int, _ total: Int) -> Void)?)
+        throws(SQLiteError)
+    {
         let database = try SQLiteDatabase(path: path, readOnly: false)
         try database.execute(
             """
@@ -18,7 +20,8 @@ enum SnapshotWriter {
         try writeTables(snapshot, database)
         let total = snapshot.objects.count + snapshot.references.count
         try writeObjects(snapshot, database, progress: progress.map { report in { report($0, total) } })
-        try writeReferences(snapshot, database, progress: progress.map { report in { report(snapshot.objects.count + $0, total) } })
+        try writeReferences(
+            snapshot, database, progress: progress.map { report in { report(snapshot.objects.count + $0, total) } })
         try database.execute("COMMIT;")
     }
 
@@ -119,10 +122,12 @@ enum SnapshotWriter {
         }
     }
 
-    private static func writeObjects(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase, progress: ((Int) -> Void)?) throws(SQLiteError) {
+    private static func writeObjects(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase, progress: ((Int) -> Void)?)
+        throws(SQLiteError)
+    {
         let rows = try IntegerRows(database, table: "object", columns: 8)
         let objects = snapshot.objects
-        for id in 0 ..< objects.count {
+        for id in 0..<objects.count {
             if id % SnapshotReader.progressRows == 0, id > 0 { progress?(id) }
             try rows.add { row in
                 let start = row.startIndex
@@ -141,11 +146,15 @@ enum SnapshotWriter {
         try rows.finish()
     }
 
-    private static func writeReferences(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase, progress: ((Int) -> Void)?) throws(SQLiteError) {
+    private static func writeReferences(
+        _ snapshot: HeapSnapshot, _ database: SQLiteDatabase, progress: ((Int) -> Void)?
+    ) throws(SQLiteError) {
         let rows = try IntegerRows(database, table: "reference", columns: 4)
         let references = snapshot.references
-        for source in 0 ..< snapshot.objects.count {
-            if source % SnapshotReader.progressRows == 0, source > 0 { progress?(references.range(of: source).lowerBound) }
+        for source in 0..<snapshot.objects.count {
+            if source % SnapshotReader.progressRows == 0, source > 0 {
+                progress?(references.range(of: source).lowerBound)
+            }
             for index in references.range(of: source) {
                 try rows.add { row in
                     let start = row.startIndex

@@ -81,7 +81,9 @@ struct InlinedCall {
     }
 
     /// Appends to `path` the code scopes below `parent` that contain `address`, outermost first.
-    private static func scopes(under parent: inout Dwarf_Die, containing address: Dwarf_Addr, into path: inout [Dwarf_Die]) {
+    private static func scopes(
+        under parent: inout Dwarf_Die, containing address: Dwarf_Addr, into path: inout [Dwarf_Die]
+    ) {
         var child = Dwarf_Die()
         guard dwarf_child(&parent, &child) == 0 else { return }
         repeat {

@@ -13,39 +13,40 @@ public enum StoreInstructions {
     /// process), ascending.
     public static func stores(in range: Range<UInt>, displacement: Int) -> [UInt] {
         #if arch(x86_64)
-        guard range.count >= 4, range.count < 1 << 20, let base = UnsafeRawPointer(bitPattern: range.lowerBound) else {
-            return []
-        }
-        let bytes = UnsafeRawBufferPointer(start: base, count: range.count)
-        var found: [UInt] = []
-        var index = 0
-        while index + 3 < bytes.count {
-            defer { index += 1 }
-            let rex = bytes[index]
-            guard rex & 0xF8 == 0x48, bytes[index + 1] == 0x89 else { continue }
-            let modrm = bytes[index + 2]
-            let mode = modrm >> 6
-            let rm = modrm & 7
-            guard mode == 1 || mode == 2 else { continue }
-            var cursor = index + 3
-            if rm == 4 { cursor += 1 }  // an index (SIB) byte
-            let size = mode == 1 ? 1 : 4
-            guard cursor + size <= bytes.count else { continue }
-            let value: Int
-            if mode == 1 {
-                value = Int(Int8(bitPattern: bytes[cursor]))
-            } else {
-                var raw: UInt32 = 0
-                for offset in 0 ..< 4 { raw |= UInt32(bytes[cursor + offset]) << (8 * offset) }
-                value = Int(Int32(bitPattern: raw))
+            guard range.count >= 4, range.count < 1 << 20, let base = UnsafeRawPointer(bitPattern: range.lowerBound)
+            else {
+                return []
             }
-            if value == displacement {
-                found.append(range.lowerBound + UInt(index))
+            let bytes = UnsafeRawBufferPointer(start: base, count: range.count)
+            var found: [UInt] = []
+            var index = 0
+            while index + 3 < bytes.count {
+                defer { index += 1 }
+                let rex = bytes[index]
+                guard rex & 0xF8 == 0x48, bytes[index + 1] == 0x89 else { continue }
+                let modrm = bytes[index + 2]
+                let mode = modrm >> 6
+                let rm = modrm & 7
+                guard mode == 1 || mode == 2 else { continue }
+                var cursor = index + 3
+                if rm == 4 { cursor += 1 }  // an index (SIB) byte
+                let size = mode == 1 ? 1 : 4
+                guard cursor + size <= bytes.count else { continue }
+                let value: Int
+                if mode == 1 {
+                    value = Int(Int8(bitPattern: bytes[cursor]))
+                } else {
+                    var raw: UInt32 = 0
+                    for offset in 0..<4 { raw |= UInt32(bytes[cursor + offset]) << (8 * offset) }
+                    value = Int(Int32(bitPattern: raw))
+                }
+                if value == displacement {
+                    found.append(range.lowerBound + UInt(index))
+                }
             }
-        }
-        return found
+            return found
         #else
-        return []
+            return []
         #endif
     }
 }

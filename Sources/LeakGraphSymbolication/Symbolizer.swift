@@ -274,7 +274,7 @@ public final class Symbolizer {
             symbol.st_size > 0, UInt(offset) <= address
         else { return nil }
         let start = address - UInt(offset)
-        return start ..< start + UInt(symbol.st_size)
+        return start..<start + UInt(symbol.st_size)
     }
 
     /// The name of the data symbol (a global or static variable) covering `address`, demangled, looked up

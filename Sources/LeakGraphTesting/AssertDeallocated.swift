@@ -60,7 +60,8 @@ public func assertDeallocated(
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async {
     if let failure = await watch.wait() {
-        TestFailure.record(failure.description, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        TestFailure.record(
+            failure.description, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }
 

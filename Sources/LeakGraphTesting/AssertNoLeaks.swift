@@ -45,8 +45,10 @@ public func assertNoLeaks<R>(
         return try body()
     }
     let (value, report) = try scope.check(body)
-    LeakFailure(report: report, location: location) { LeakFailure.describe("assertNoLeaks", function: function, at: location) }
-        .recordIfLeaking()
+    LeakFailure(report: report, location: location) {
+        LeakFailure.describe("assertNoLeaks", function: function, at: location)
+    }
+    .recordIfLeaking()
     return value
 }
 
@@ -76,7 +78,9 @@ public func assertNoLeaks<R>(
         return try await body()
     }
     let (value, report) = try await scope.check(isolation: isolation, body)
-    LeakFailure(report: report, location: location) { LeakFailure.describe("assertNoLeaks", function: function, at: location) }
-        .recordIfLeaking()
+    LeakFailure(report: report, location: location) {
+        LeakFailure.describe("assertNoLeaks", function: function, at: location)
+    }
+    .recordIfLeaking()
     return value
 }

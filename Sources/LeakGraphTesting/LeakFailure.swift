@@ -2,7 +2,7 @@ import CLeakGraphContract
 import Foundation
 import LeakGraph
 #if HTMLReports
-import LeakGraphGraphviz
+    import LeakGraphGraphviz
 #endif
 
 /// The test failure of a scoped leak check: the message a developer reads in the test log, and
@@ -41,7 +41,8 @@ struct LeakFailure {
     func recordIfLeaking() {
         guard report.verdict == .leaksFound else { return }
         let context = RenderContext(command: check(), verdict: ReportSynopsis(report).leakSummary)
-        let files = ReportFiles.write(report, named: Self.fileStem(for: location), near: location.filePath, context: context)
+        let files = ReportFiles.write(
+            report, named: Self.fileStem(for: location), near: location.filePath, context: context)
         TestFailure.record(message(files: files), at: location)
     }
 
@@ -78,11 +79,13 @@ struct LeakFailure {
         }
         if failing.count > Self.cycleLimit {
             lines.append("")
-            lines.append("… and \(ReportNaming.count(failing.count - Self.cycleLimit, "more root cycle")) (see the report)")
+            lines.append(
+                "… and \(ReportNaming.count(failing.count - Self.cycleLimit, "more root cycle")) (see the report)")
         }
         let library = report.cycles.count - failing.count
         if library > 0 {
-            lines.append("(also \(ReportNaming.count(library, "known library leak")), reported but not failing the test)")
+            lines.append(
+                "(also \(ReportNaming.count(library, "known library leak")), reported but not failing the test)")
         }
         for note in report.historyNotes {
             lines.append("Store sites: \(note)")
@@ -114,7 +117,9 @@ struct ReportFiles: CustomStringConvertible {
         var others: [String] = []
         if let svg { others.append("SVG: \(svg)") }
         if let json { others.append("JSON: \(json)") }
-        if !others.isEmpty { parts.append(parts.isEmpty ? others.joined(separator: ", ") : "(\(others.joined(separator: ", ")))") }
+        if !others.isEmpty {
+            parts.append(parts.isEmpty ? others.joined(separator: ", ") : "(\(others.joined(separator: ", ")))")
+        }
         var text = parts.joined(separator: " ")
         for problem in problems {
             text += (text.isEmpty ? "" : "\n") + "Report not written: \(problem)"
@@ -140,7 +145,9 @@ struct ReportFiles: CustomStringConvertible {
 
     /// Writes `report` as `<stem>.html`, `<stem>.svg` and `<stem>.json` into ``directory(near:)``.
     /// A file that cannot be written is named in ``problems``; the failure is reported anyway.
-    static func write(_ report: LeakReport, named stem: String, near sourcePath: String, context: RenderContext) -> ReportFiles {
+    static func write(_ report: LeakReport, named stem: String, near sourcePath: String, context: RenderContext)
+        -> ReportFiles
+    {
         var files = ReportFiles()
         let folder = directory(near: sourcePath)
         do {
@@ -163,15 +170,16 @@ struct ReportFiles: CustomStringConvertible {
             files.json = save(json, stem + ".json")
         }
         #if HTMLReports
-        do {
-            let rendered = try SVGRenderer.render(DOTRenderer.graphs(for: report))
-            if let overview = rendered.first {
-                files.svg = save(Data(overview.svg.utf8), stem + ".svg")
+            do {
+                let rendered = try SVGRenderer.render(DOTRenderer.graphs(for: report))
+                if let overview = rendered.first {
+                    files.svg = save(Data(overview.svg.utf8), stem + ".svg")
+                }
+                files.html = save(
+                    Data(HTMLReport.render(report, graphs: rendered, context: context).utf8), stem + ".html")
+            } catch {
+                files.problems.append("the graphs could not be drawn: \(error.message)")
             }
-            files.html = save(Data(HTMLReport.render(report, graphs: rendered, context: context).utf8), stem + ".html")
-        } catch {
-            files.problems.append("the graphs could not be drawn: \(error.message)")
-        }
         #endif
         return files
     }

@@ -88,7 +88,11 @@ private final class SiteHandler: ChannelInboundHandler {
             let keepAlive = head.isKeepAlive
             if !keepAlive { headers.add(name: "Connection", value: "close") }
             context.write(
-                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: response.status), headers: headers))),
+                wrapOutboundOut(
+                    .head(
+                        HTTPResponseHead(
+                            version: head.version, status: HTTPResponseStatus(statusCode: response.status),
+                            headers: headers))),
                 promise: nil)
             if head.method != .HEAD {
                 context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)

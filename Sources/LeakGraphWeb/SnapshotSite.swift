@@ -38,7 +38,10 @@ public final class SnapshotSite: Sendable {
     let leaksPage = Mutex<String?>(nil)
 
     /// The site of `snapshot` (analysed as `analysis`), compared with `old` when given.
-    public init(snapshot: HeapSnapshot, analysis: SnapshotAnalysis, comparingWith old: (snapshot: HeapSnapshot, analysis: SnapshotAnalysis)? = nil) {
+    public init(
+        snapshot: HeapSnapshot, analysis: SnapshotAnalysis,
+        comparingWith old: (snapshot: HeapSnapshot, analysis: SnapshotAnalysis)? = nil
+    ) {
         self.snapshot = snapshot
         self.analysis = analysis
         self.old = old
@@ -52,11 +55,13 @@ public final class SnapshotSite: Sendable {
         sites = snapshot.groups(by: .site)
         var siteIsProgram = [Bool](repeating: false, count: sites.names.count)
         var stackSeen = [Bool](repeating: false, count: snapshot.stacks.count)
-        for object in 0 ..< count {
+        for object in 0..<count {
             let stack = Int(snapshot.objects.stack[object])
             guard stack >= 0, stack < stackSeen.count, !stackSeen[stack] else { continue }
             stackSeen[stack] = true
-            if let frame = snapshot.creationSiteFrame(ofStack: stack), snapshot.frames[snapshot.stacks[stack][frame]].category == .program {
+            if let frame = snapshot.creationSiteFrame(ofStack: stack),
+                snapshot.frames[snapshot.stacks[stack][frame]].category == .program
+            {
                 siteIsProgram[Int(sites.ofObject[object])] = true
             }
         }
@@ -83,7 +88,9 @@ public final class SnapshotSite: Sendable {
         case "type", "site":
             guard segments.count == 2, let index = Int(segments[1]) else { return notFound(request) }
             let isType = segments[0] == "type"
-            guard index >= 0, index < (isType ? snapshot.types.count : sites.names.count) else { return notFound(request) }
+            guard index >= 0, index < (isType ? snapshot.types.count : sites.names.count) else {
+                return notFound(request)
+            }
             return .html(objectsPage(group: index, byType: isType, request: request))
         case "object":
             guard segments.count == 2, let object = objectID(segments[1]) else { return notFound(request) }
@@ -122,7 +129,9 @@ public final class SnapshotSite: Sendable {
 
     private func notFound(_ request: WebRequest) -> WebResponse {
         let path = "/" + request.segments.joined(separator: "/")
-        return .html(page(title: "Not found", body: "<h1>Not found</h1><p>Nothing at <code>\(escape(path))</code>.</p>"), status: 404)
+        return .html(
+            page(title: "Not found", body: "<h1>Not found</h1><p>Nothing at <code>\(escape(path))</code>.</p>"),
+            status: 404)
     }
 }
 
@@ -141,10 +150,10 @@ final class ReferenceIndexes: Sendable {
         let count = snapshot.objects.count
         var offsets = [UInt32](repeating: 0, count: count + 1)
         for target in snapshot.references.targets { offsets[Int(target) + 1] += 1 }
-        for object in 0 ..< count { offsets[object + 1] += offsets[object] }
+        for object in 0..<count { offsets[object + 1] += offsets[object] }
         var fill = offsets
         var incoming = [(source: UInt32, reference: UInt32)](repeating: (0, 0), count: snapshot.references.count)
-        for source in 0 ..< count {
+        for source in 0..<count {
             for reference in snapshot.references.range(of: source) {
                 let target = Int(snapshot.references.targets[reference])
                 incoming[Int(fill[target])] = (UInt32(source), UInt32(reference))
@@ -159,6 +168,6 @@ final class ReferenceIndexes: Sendable {
 
     /// The (source, reference) pairs into `object`.
     func retainers(of object: Int) -> ArraySlice<(source: UInt32, reference: UInt32)> {
-        incoming[Int(targetOffsets[object]) ..< Int(targetOffsets[object + 1])]
+        incoming[Int(targetOffsets[object])..<Int(targetOffsets[object + 1])]
     }
 }

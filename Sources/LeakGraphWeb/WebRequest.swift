@@ -83,6 +83,7 @@ struct WebResponse: Sendable {
 
     /// A redirect to `location`.
     static func redirect(_ location: String) -> WebResponse {
-        WebResponse(status: 303, contentType: "text/plain; charset=utf-8", body: "See \(location)\n", location: location)
+        WebResponse(
+            status: 303, contentType: "text/plain; charset=utf-8", body: "See \(location)\n", location: location)
     }
 }

@@ -51,7 +51,8 @@ struct AllocationThresholdOptions: ParsableArguments {
             throw ValidationError("--allocation-tolerance must be a percentage of 0 or more, not \(tolerancePercent)")
         }
         if tolerancePercent != nil && thresholdsPath == nil && writeThresholdsPath == nil {
-            throw ValidationError("--allocation-tolerance needs --allocation-thresholds or --write-allocation-thresholds")
+            throw ValidationError(
+                "--allocation-tolerance needs --allocation-thresholds or --write-allocation-thresholds")
         }
     }
 
@@ -66,7 +67,8 @@ struct AllocationThresholdOptions: ParsableArguments {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: thresholdsPath, isDirectory: &isDirectory) else {
             throw ToolError(
-                "cannot read the allocation thresholds \(thresholdsPath): no such file (record it with --write-allocation-thresholds)")
+                "cannot read the allocation thresholds \(thresholdsPath): no such file (record it with --write-allocation-thresholds)"
+            )
         }
         guard !isDirectory.boolValue else {
             throw ToolError("cannot read the allocation thresholds \(thresholdsPath): it is a directory")
@@ -94,9 +96,12 @@ struct AllocationThresholdOptions: ParsableArguments {
             throw ToolError("the test runs counted no allocations per test (the preloaded library does not count them)")
         }
         if let writeThresholdsPath {
-            let written = AllocationThresholds(recording: tests, tolerancePercent: tolerancePercent ?? thresholds?.tolerancePercent ?? 0)
+            let written = AllocationThresholds(
+                recording: tests, tolerancePercent: tolerancePercent ?? thresholds?.tolerancePercent ?? 0)
             try ReportOutput.write(Data(written.text.utf8), to: writeThresholdsPath, what: "allocation thresholds")
-            printError("leakgraph: wrote the allocation thresholds \(writeThresholdsPath): \(ReportNaming.count(written.tests.count, "test"))")
+            printError(
+                "leakgraph: wrote the allocation thresholds \(writeThresholdsPath): \(ReportNaming.count(written.tests.count, "test"))"
+            )
         }
         guard let thresholds, let thresholdsPath else { return false }
         let verdict = thresholds.check(tests, tolerancePercent: tolerancePercent)
@@ -105,7 +110,9 @@ struct AllocationThresholdOptions: ParsableArguments {
         }
         let tolerance = tolerancePercent ?? thresholds.tolerancePercent
         let percent = tolerance == tolerance.rounded() ? ReportNaming.grouped(Int(tolerance)) : String(tolerance)
-        let unrecorded = verdict.unrecorded.isEmpty ? "" : ", \(ReportNaming.count(verdict.unrecorded.count, "test")) without a recorded count"
+        let unrecorded =
+            verdict.unrecorded.isEmpty
+            ? "" : ", \(ReportNaming.count(verdict.unrecorded.count, "test")) without a recorded count"
         printError(
             "leakgraph: allocation thresholds \(thresholdsPath) (tolerance \(percent)%): "
                 + "\(ReportNaming.count(verdict.excesses.count, "test")) over \(verdict.excesses.count == 1 ? "its limit" : "their limits") "

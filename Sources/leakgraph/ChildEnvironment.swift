@@ -1,7 +1,7 @@
 import CLeakGraphContract
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The environment `leakgraph run` gives the checked program: its own, plus the preload contract.

@@ -2,7 +2,7 @@ import CLeakGraphCLISignals
 import CLeakGraphContract
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a child process ended.
@@ -42,7 +42,9 @@ enum ChildProcess {
     static func run(
         path: String, arguments: [String], environment: [String], checkSignal: Int32 = 0
     ) throws(ToolError) -> Termination {
-        let signals = ForwardedSignals.signals + (ForwardedSignals.signals.contains(checkSignal) || checkSignal == 0 ? [] : [checkSignal])
+        let signals =
+            ForwardedSignals.signals
+            + (ForwardedSignals.signals.contains(checkSignal) || checkSignal == 0 ? [] : [checkSignal])
         var original = sigset_t()
         var blocked = sigset_t()
         sigemptyset(&blocked)

@@ -36,6 +36,7 @@ struct ChildRendering: Equatable {
     /// The `LG_ENV_RENDER` words, in contract order.
     var words: [String] {
         (text ? [LG_RENDER_TEXT] : []) + (prettyJSON ? [LG_RENDER_PRETTY_JSON] : [])
-            + (text && textOptions.expand ? [LG_RENDER_EXPAND] : []) + (text && textOptions.verbose ? [LG_RENDER_VERBOSE] : [])
+            + (text && textOptions.expand ? [LG_RENDER_EXPAND] : [])
+            + (text && textOptions.verbose ? [LG_RENDER_VERBOSE] : [])
     }
 }

@@ -62,7 +62,9 @@ struct CrashFile: Equatable {
         let symbolizer = try? Symbolizer(memoryMap: memoryMap, processID: 0)
         var frames: [LeakReport.Frame] = []
         func frame(_ symbolized: SymbolizedFrame?, _ address: UInt) -> LeakReport.Frame {
-            guard let symbolized else { return LeakReport.Frame(function: "0x" + String(address, radix: 16), file: nil, line: nil) }
+            guard let symbolized else {
+                return LeakReport.Frame(function: "0x" + String(address, radix: 16), file: nil, line: nil)
+            }
             return LeakReport.Frame(function: symbolized.function, file: symbolized.file, line: symbolized.line)
         }
         if let programCounter {

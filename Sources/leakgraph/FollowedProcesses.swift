@@ -41,14 +41,16 @@ enum FollowedProcesses {
             program: nil, liveTypes: liveTypes,
             testObserver: PreloadLibraryLocator.testObserver(besidePreloadLibrary: preloadLibrary))
         childEnvironment.variables[LG_ENV_FOLLOW] = "1"
-        let termination = try ChildProcess.run(path: executable, arguments: command, environment: childEnvironment.entries)
+        let termination = try ChildProcess.run(
+            path: executable, arguments: command, environment: childEnvironment.entries)
         guard case .exited(let status) = termination else {
             if case .signaled(let signal) = termination {
                 throw ToolError(SignalDescription.terminationMessage(signal: signal))
             }
             throw ToolError("the script ended in an unknown way")
         }
-        let program = LeakReport.Program(path: executable, arguments: Array(command.dropFirst()), exitStatus: Int(status))
+        let program = LeakReport.Program(
+            path: executable, arguments: Array(command.dropFirst()), exitStatus: Int(status))
         return .decoded(try gather(folder, program: program))
     }
 
@@ -61,7 +63,9 @@ enum FollowedProcesses {
             return Int(name.dropFirst(LG_FOLLOW_REPORT_PREFIX.count).prefix { $0.isNumber })
         }
         var refusals: [String] = []
-        for name in names.filter({ $0.hasSuffix(".json" + LG_REPORT_ERROR_SUFFIX) }).sorted(by: { (pid($0) ?? 0) < (pid($1) ?? 0) }) {
+        for name in names.filter({ $0.hasSuffix(".json" + LG_REPORT_ERROR_SUFFIX) }).sorted(by: {
+            (pid($0) ?? 0) < (pid($1) ?? 0)
+        }) {
             let text = (try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)) ?? ""
             let sentence = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "no reason given"
             refusals.append("process \(pid(name) ?? 0): \(sentence)")

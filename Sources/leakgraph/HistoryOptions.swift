@@ -20,10 +20,14 @@ struct HistoryOptions: ParsableArguments {
     /// Rejects an empty pattern, the separator the environment uses, `auto` with types, and too long a list.
     func validate() throws {
         for type in types where type.allSatisfy({ $0 == " " }) || type.contains(",") || type.contains("\n") {
-            throw ValidationError("--history needs a type pattern such as `MyApp.Member`, `Member` or `App.Room*`, or `auto`, not '\(type)'")
+            throw ValidationError(
+                "--history needs a type pattern such as `MyApp.Member`, `Member` or `App.Room*`, or `auto`, not '\(type)'"
+            )
         }
         if isAuto, types.count > 1 {
-            throw ValidationError("--history auto finds the types itself: give it alone, not with \(types.filter { $0 != "auto" }.joined(separator: ", "))")
+            throw ValidationError(
+                "--history auto finds the types itself: give it alone, not with \(types.filter { $0 != "auto" }.joined(separator: ", "))"
+            )
         }
         guard types.joined(separator: ",").utf8.count < 4096 else {
             throw ValidationError("--history: the type patterns together must be shorter than 4,096 bytes")

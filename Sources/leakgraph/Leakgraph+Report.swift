@@ -38,7 +38,8 @@ extension Leakgraph {
         )
 
         /// The JSON report to read.
-        @Argument(help: ArgumentHelp("The JSON report to render (from `leakgraph run --json`).", valueName: "report.json"))
+        @Argument(
+            help: ArgumentHelp("The JSON report to render (from `leakgraph run --json`).", valueName: "report.json"))
         var reportPath: String
 
         /// Where the report goes (`--json`, `--text`, `--dot`, `--svg`, `--html`).
@@ -58,10 +59,12 @@ extension Leakgraph {
                 return
             }
             let context = RenderContext(
-                command: (["leakgraph", "report"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted).joined(separator: " "),
+                command: (["leakgraph", "report"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted)
+                    .joined(separator: " "),
                 verdict: ReportSynopsis(report).leakSummary, sourceRoot: FileManager.default.currentDirectoryPath)
             try outputs.write(
-                report, context: context, terminal: { _ in }, fallback: { FileHandle.standardOutput.write(Data($0.utf8)) })
+                report, context: context, terminal: { _ in },
+                fallback: { FileHandle.standardOutput.write(Data($0.utf8)) })
         }
 
         /// Reads and decodes the JSON report at `path`.

@@ -96,7 +96,8 @@ extension Leakgraph {
             name: .customLong("allocations"),
             help: ArgumentHelp(
                 "Also count every Swift allocation by type and creation site: objects and bytes made, still alive at exit "
-                    + "(the most allocating sites in the text, every one in the JSON and HTML; compare two with `leakgraph diff`)."))
+                    + "(the most allocating sites in the text, every one in the JSON and HTML; compare two with `leakgraph diff`)."
+            ))
         var allocations = false
 
         /// The exit status when leaks are found and the program exited with 0 (`--leak-exit-code`).
@@ -151,13 +152,17 @@ extension Leakgraph {
             let script = FollowedProcesses.isScript(executable)
             if script {
                 guard monitor.every == nil else {
-                    throw ToolError("--every checks one program; run the Swift program directly, not the script \(executable)")
+                    throw ToolError(
+                        "--every checks one program; run the Swift program directly, not the script \(executable)")
                 }
                 guard snapshot.path == nil else {
-                    throw ToolError("--snapshot takes one program's heap; run the Swift program directly, not the script \(executable)")
+                    throw ToolError(
+                        "--snapshot takes one program's heap; run the Swift program directly, not the script \(executable)"
+                    )
                 }
             } else {
-                try RuntimeLinkageCheck.check(executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
+                try RuntimeLinkageCheck.check(
+                    executable, linkage: SwiftRuntimeLinkage.inspect(executableAt: executable))
             }
             let preloadLibrary = try PreloadLibraryLocator.locate(environment: environment)
             try outputs.checkWritable()
@@ -175,7 +180,9 @@ extension Leakgraph {
             childEnvironment[LG_ENV_ALLOCATIONS] = allocations ? "1" : nil
             let checkSignal = monitor.every == nil ? 0 : try monitor.signalNumber()
             if script, history.isAuto {
-                throw ToolError("--history auto runs one program twice; run the Swift program directly, not the script \(executable)")
+                throw ToolError(
+                    "--history auto runs one program twice; run the Swift program directly, not the script \(executable)"
+                )
             }
             var firstRun: LeakReport?
             if history.isAuto {
@@ -186,9 +193,12 @@ extension Leakgraph {
                     environment: childEnvironment.filter { $0.key != LG_ENV_SNAPSHOT }, environmentRoot: environment)
                 let patterns = first.map(HistoryOptions.autoPatterns(from:)) ?? []
                 if patterns.isEmpty {
-                    printError("leakgraph: --history auto: the first run leaked no cycle of named types; running once more without history")
+                    printError(
+                        "leakgraph: --history auto: the first run leaked no cycle of named types; running once more without history"
+                    )
                 } else {
-                    printError("leakgraph: --history auto: recording \(patterns.joined(separator: ", ")) in a second run")
+                    printError(
+                        "leakgraph: --history auto: recording \(patterns.joined(separator: ", ")) in a second run")
                     firstRun = first
                 }
                 childEnvironment.merge(HistoryOptions.environment(patterns)) { _, history in history }
@@ -203,7 +213,8 @@ extension Leakgraph {
                 : try Run.check(
                     executable: executable, command: command, frames: frames, preloadLibrary: preloadLibrary,
                     environment: childEnvironment.merging(try monitor.environment()) { _, monitor in monitor },
-                    rendering: baselineOptions.isEmpty && firstRun == nil ? ChildRendering(for: outputs) : ChildRendering(),
+                    rendering: baselineOptions.isEmpty && firstRun == nil
+                        ? ChildRendering(for: outputs) : ChildRendering(),
                     liveTypes: liveHistogram, checkSignal: checkSignal, in: workspace)
             if let firstRun {
                 Run.compareHistoryRuns(first: firstRun, second: check, workspace: workspace)
@@ -215,7 +226,8 @@ extension Leakgraph {
                 leakStatus: leakStatus.status)
             exit.signal = synopsis.program.signal.flatMap(SignalDescription.number(named:))
             let context = RenderContext(
-                command: (["leakgraph", "run"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted).joined(separator: " "),
+                command: (["leakgraph", "run"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted)
+                    .joined(separator: " "),
                 verdict: exit.verdictText(synopsis), exitStatus: exit.status,
                 sourceRoot: FileManager.default.currentDirectoryPath)
             var textPath = outputs.textPath
@@ -334,7 +346,8 @@ extension Leakgraph {
         /// graphs where `outputs` say; with `summarize`, a one-line summary on standard error when the text
         /// went to a file (`leakgraph test`; `leakgraph run` ends with ``RunExitStatus/finalLine(_:textPath:)``).
         static func publish(
-            _ check: FinishedCheck, to outputs: OutputOptions, summarize: Bool = true, context: RenderContext = RenderContext()
+            _ check: FinishedCheck, to outputs: OutputOptions, summarize: Bool = true,
+            context: RenderContext = RenderContext()
         ) throws(ToolError) {
             let terminal = { (text: String) in writeToStandardError(text.hasSuffix("\n") ? text : text + "\n") }
             let summary = summarize ? { (line: String) in printError(line) } : { (_: String) in }

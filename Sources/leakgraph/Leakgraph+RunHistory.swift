@@ -25,7 +25,9 @@ extension Leakgraph.Run {
         case .decoded(let report):
             after = HistoryOptions.leakShapes(report)
         case .rendered:
-            guard let data = try? workspace.reportData(), let report = try? LeakReport.decode(from: data) else { return }
+            guard let data = try? workspace.reportData(), let report = try? LeakReport.decode(from: data) else {
+                return
+            }
             after = HistoryOptions.leakShapes(report)
         }
         guard before != after else { return }

@@ -7,7 +7,8 @@ extension Leakgraph {
     /// `go tool pprof -http` serves a profile.
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Browse a heap snapshot in a local web UI: types, objects, the memory inspector, leaks, dominators.",
+            abstract:
+                "Browse a heap snapshot in a local web UI: types, objects, the memory inspector, leaks, dominators.",
             usage: "leakgraph serve <file> [--compare <old>] [--port <n>] [--host <address>]",
             discussion: """
                 Prints the UI's address (http://127.0.0.1:PORT/) on standard output, then serves until \
@@ -26,19 +27,28 @@ extension Leakgraph {
         var path: String
 
         /// The older snapshot to compare with.
-        @Option(name: .customLong("compare"), help: ArgumentHelp("An older snapshot of the program to compare with.", valueName: "old"))
+        @Option(
+            name: .customLong("compare"),
+            help: ArgumentHelp("An older snapshot of the program to compare with.", valueName: "old"))
         var comparePath: String?
 
         /// The port.
-        @Option(name: .customLong("port"), help: ArgumentHelp("The port to listen on (0, the default, picks a free one).", valueName: "n"))
+        @Option(
+            name: .customLong("port"),
+            help: ArgumentHelp("The port to listen on (0, the default, picks a free one).", valueName: "n"))
         var port = 0
 
         /// The address to listen on.
-        @Option(name: .customLong("host"), help: ArgumentHelp("The address to listen on (default 127.0.0.1: this machine only).", valueName: "address"))
+        @Option(
+            name: .customLong("host"),
+            help: ArgumentHelp("The address to listen on (default 127.0.0.1: this machine only).", valueName: "address")
+        )
         var host = "127.0.0.1"
 
         func validate() throws {
-            guard (0 ... 65535).contains(port) else { throw ValidationError("--port takes a port from 0 to 65535, not \(port)") }
+            guard (0...65535).contains(port) else {
+                throw ValidationError("--port takes a port from 0 to 65535, not \(port)")
+            }
             guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1") }
         }
 

@@ -9,7 +9,8 @@ extension Leakgraph {
     /// what a heap snapshot holds, as `heap` and MAT's histogram print it.
     struct Snapshot: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show what a heap snapshot holds: types by retained size, the biggest dominators, accumulation points.",
+            abstract:
+                "Show what a heap snapshot holds: types by retained size, the biggest dominators, accumulation points.",
             usage: """
                 leakgraph snapshot <file> [--by type|site] [--top <n>] [--json]
                 leakgraph snapshot <file> --why <type>|<0xaddress> [--why …]
@@ -36,7 +37,9 @@ extension Leakgraph {
         var path: String
 
         /// How objects are grouped.
-        @Option(name: .customLong("by"), help: ArgumentHelp("Group objects by type (default) or by creation site.", valueName: "type|site"))
+        @Option(
+            name: .customLong("by"),
+            help: ArgumentHelp("Group objects by type (default) or by creation site.", valueName: "type|site"))
         var grouping: HeapSnapshot.Grouping = .type
 
         /// How many rows each table shows.
@@ -48,16 +51,24 @@ extension Leakgraph {
         var json = false
 
         /// Types or addresses whose retainer chains to print.
-        @Option(name: .customLong("why"), help: ArgumentHelp("Why the objects of TYPE (or the object at 0xADDRESS) are alive (repeatable).", valueName: "type|0xaddress"))
+        @Option(
+            name: .customLong("why"),
+            help: ArgumentHelp(
+                "Why the objects of TYPE (or the object at 0xADDRESS) are alive (repeatable).",
+                valueName: "type|0xaddress"))
         var why: [String] = []
 
         /// The older snapshot to compare with.
-        @Option(name: .customLong("compare"), help: ArgumentHelp("Compare with an older snapshot of the program.", valueName: "old"))
+        @Option(
+            name: .customLong("compare"),
+            help: ArgumentHelp("Compare with an older snapshot of the program.", valueName: "old"))
         var comparePath: String?
 
         func validate() throws {
             guard top > 0 else { throw ValidationError("--top takes a positive number of rows, not \(top)") }
-            guard why.isEmpty || comparePath == nil else { throw ValidationError("--why and --compare cannot be combined") }
+            guard why.isEmpty || comparePath == nil else {
+                throw ValidationError("--why and --compare cannot be combined")
+            }
             guard why.isEmpty || !json else { throw ValidationError("--why prints text; leave out --json") }
         }
 
@@ -69,13 +80,15 @@ extension Leakgraph {
             } else if let comparePath {
                 let (old, oldAnalysis) = try SnapshotLoading.load(comparePath)
                 let comparison = SnapshotComparison(
-                    old: old, new: snapshot, oldKeys: old.groupNames(by: grouping), newKeys: snapshot.groupNames(by: grouping))
+                    old: old, new: snapshot, oldKeys: old.groupNames(by: grouping),
+                    newKeys: snapshot.groupNames(by: grouping))
                 if json {
                     output = try Self.json(SnapshotComparisonJSON(comparison, grouping: grouping, top: top))
                 } else {
                     output = SnapshotText.render(
                         comparison, old: SnapshotSummary(snapshot: old, analysis: oldAnalysis, top: 0),
-                        new: SnapshotSummary(snapshot: snapshot, analysis: analysis, top: 0), grouping: grouping, top: top)
+                        new: SnapshotSummary(snapshot: snapshot, analysis: analysis, top: 0), grouping: grouping,
+                        top: top)
                 }
             } else {
                 let summary = SnapshotSummary(snapshot: snapshot, analysis: analysis, by: grouping, top: top)
@@ -87,10 +100,12 @@ extension Leakgraph {
         /// The retainer chains of a type, or of the object at an address.
         static func whyText(_ asked: String, snapshot: HeapSnapshot) throws(ToolError) -> String {
             if asked.hasPrefix("0x") {
-                guard let address = UInt64(asked.dropFirst(2), radix: 16), let object = snapshot.object(at: address) else {
+                guard let address = UInt64(asked.dropFirst(2), radix: 16), let object = snapshot.object(at: address)
+                else {
                     throw ToolError("no object starts at \(asked) in the snapshot")
                 }
-                let query = snapshot.retainers(of: [object], asked: "\(ReportNaming.shortName(snapshot.type(of: object).name)) (\(asked))")
+                let query = snapshot.retainers(
+                    of: [object], asked: "\(ReportNaming.shortName(snapshot.type(of: object).name)) (\(asked))")
                 return RetainerText.lines(of: query).joined(separator: "\n") + "\n"
             }
             return RetainerText.lines(of: snapshot.retainers(ofType: asked)).joined(separator: "\n") + "\n"
@@ -135,7 +150,8 @@ struct SnapshotComparisonJSON: Encodable {
         removedObjects = comparison.removedObjects
         rows = comparison.rows.filter { $0.change != .unchanged }.prefix(top).map {
             Row(
-                key: $0.key, change: $0.change.rawValue, oldCount: $0.oldCount, newCount: $0.newCount, oldBytes: $0.oldBytes,
+                key: $0.key, change: $0.change.rawValue, oldCount: $0.oldCount, newCount: $0.newCount,
+                oldBytes: $0.oldBytes,
                 newBytes: $0.newBytes, newObjects: $0.added)
         }
     }

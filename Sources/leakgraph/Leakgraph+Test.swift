@@ -18,28 +18,28 @@ extension Leakgraph {
                 [-- <swift build argument> ...]
                 """,
             discussion: """
-                Builds the tests with `swift build --build-tests` (in the package's own .build unless \
-                --scratch-path names another build directory; arguments after `--` go to swift build, e.g. \
-                `-- -c release`), then runs the …PackageTests.xctest bundle twice with libLeakGraphPreload.so \
-                preloaded: once as it is (its XCTest tests) and once with `--testing-library swift-testing` \
-                (its Swift Testing tests). A library with no tests in the bundle (from the bundle's \
-                --list-tests) is skipped with one line. The two reports are printed as one; each root cycle \
-                says which run it was found in. Output options work as for `leakgraph run`.
+                    Builds the tests with `swift build --build-tests` (in the package's own .build unless \
+                    --scratch-path names another build directory; arguments after `--` go to swift build, e.g. \
+                    `-- -c release`), then runs the …PackageTests.xctest bundle twice with libLeakGraphPreload.so \
+                    preloaded: once as it is (its XCTest tests) and once with `--testing-library swift-testing` \
+                    (its Swift Testing tests). A library with no tests in the bundle (from the bundle's \
+                    --list-tests) is skipped with one line. The two reports are printed as one; each root cycle \
+                    says which run it was found in. Output options work as for `leakgraph run`.
 
-                --allocations counts what each test allocates (by the test scope each test runs in) and every \
-                allocation of each run; --write-allocation-thresholds records each test's count in a file, and \
-                --allocation-thresholds fails the run when a test makes more objects than recorded plus \
-                --allocation-tolerance percent, naming the types and sites that grew (docs/allocations.md).
+                    --allocations counts what each test allocates (by the test scope each test runs in) and every \
+                    allocation of each run; --write-allocation-thresholds records each test's count in a file, and \
+                    --allocation-thresholds fails the run when a test makes more objects than recorded plus \
+                    --allocation-tolerance percent, naming the types and sites that grew (docs/allocations.md).
 
-                Exit status: the tests' own status when they failed (XCTest and Swift Testing exit with 1; \
-                the last line names each run and its status); else 23 when the package's code leaks \
-                (--leak-exit-code; known leaks of libraries, such as the cycle XCTest itself leaves, and leaks a \
-                baseline accepts are reported but do not fail the run); else 24 when a test allocated more than \
-                its --allocation-thresholds count; else 0. 2 for a usage or tool error (not \
-                a package, the build failed — its output is shown —, a test run crashed, …). The last line on \
-                standard error states the leak verdict, how the tests ended and the exit status \
-                (docs/exit-status.md).
-            """
+                    Exit status: the tests' own status when they failed (XCTest and Swift Testing exit with 1; \
+                    the last line names each run and its status); else 23 when the package's code leaks \
+                    (--leak-exit-code; known leaks of libraries, such as the cycle XCTest itself leaves, and leaks a \
+                    baseline accepts are reported but do not fail the run); else 24 when a test allocated more than \
+                    its --allocation-thresholds count; else 0. 2 for a usage or tool error (not \
+                    a package, the build failed — its output is shown —, a test run crashed, …). The last line on \
+                    standard error states the leak verdict, how the tests ended and the exit status \
+                    (docs/exit-status.md).
+                """
         )
 
         /// The package to test.
@@ -71,7 +71,8 @@ extension Leakgraph {
         /// Arguments for `swift build`, after `--`.
         @Argument(
             parsing: .postTerminator,
-            help: ArgumentHelp("Arguments for swift build, after `--` (e.g. -c release).", valueName: "swift-build-argument")
+            help: ArgumentHelp(
+                "Arguments for swift build, after `--` (e.g. -c release).", valueName: "swift-build-argument")
         )
         var buildArguments: [String] = []
 
@@ -97,11 +98,14 @@ extension Leakgraph {
             var runs: [LeakReport.NamedRun] = []
             for library in TestLibrary.allCases {
                 if library.testCount(bundle: bundle, environment: environment) == 0 {
-                    printError("leakgraph: \(package.name) has no \(library.name) tests; skipping the \(library.name) run")
+                    printError(
+                        "leakgraph: \(package.name) has no \(library.name) tests; skipping the \(library.name) run")
                     continue
                 }
                 let command = [bundle] + library.arguments
-                printError("leakgraph: running the \(library.name) tests: \(command.map(ReportNaming.shellQuoted).joined(separator: " "))")
+                printError(
+                    "leakgraph: running the \(library.name) tests: \(command.map(ReportNaming.shellQuoted).joined(separator: " "))"
+                )
                 do throws(ToolError) {
                     let workspace = try ReportWorkspace.create(environment: environment)
                     defer { workspace.remove() }
@@ -127,15 +131,18 @@ extension Leakgraph {
             let failed = runs.filter { $0.report.program.exitStatus != 0 }
             let program = LeakReport.Program(
                 path: bundle, arguments: [], exitStatus: failed.first?.report.program.exitStatus ?? 0)
-            let report = try baselineOptions.apply(to: LeakReport(combining: runs, program: program), baseline: baseline)
+            let report = try baselineOptions.apply(
+                to: LeakReport(combining: runs, program: program), baseline: baseline)
             var exit = RunExitStatus(
-                programStatus: Int32(truncatingIfNeeded: program.exitStatus), verdict: report.verdict, leakStatus: leakStatus.status)
+                programStatus: Int32(truncatingIfNeeded: program.exitStatus), verdict: report.verdict,
+                leakStatus: leakStatus.status)
             exit.subject = "the tests"
             exit.ending = Test.ending(of: runs)
             exit.allocationsGrew = try allocationOptions.judge(report, against: thresholds)
             let synopsis = ReportSynopsis(report)
             let context = RenderContext(
-                command: (["leakgraph", "test"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted).joined(separator: " "),
+                command: (["leakgraph", "test"] + CommandLine.arguments.dropFirst(2)).map(ReportNaming.shellQuoted)
+                    .joined(separator: " "),
                 verdict: exit.verdictText(synopsis), exitStatus: exit.status, sourceRoot: package.packagePath)
             var textPath = outputs.textPath
             do throws(ToolError) {

@@ -3,7 +3,7 @@ import CLeakGraphContract
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `leakgraph run --every D [--report-dir DIR] [--check-signal SIG]`: periodic leak checks in the
@@ -36,13 +36,17 @@ struct MonitorOptions: ParsableArguments {
     /// The signal that asks for a check now.
     @Option(
         name: .customLong("check-signal"),
-        help: ArgumentHelp("With --every: the signal that asks for a check now (USR1, USR2, HUP, WINCH, a number from 1 to 64, or none; default USR2).", valueName: "signal"))
+        help: ArgumentHelp(
+            "With --every: the signal that asks for a check now (USR1, USR2, HUP, WINCH, a number from 1 to 64, or none; default USR2).",
+            valueName: "signal"))
     var checkSignal: String?
 
     /// The interval in milliseconds, `nil` without `--every`.
     func intervalMilliseconds() throws(ValidationError) -> Int? {
         guard let every else { return nil }
-        let units: [(suffix: String, milliseconds: Double)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
+        let units: [(suffix: String, milliseconds: Double)] = [
+            ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000),
+        ]
         let unit = units.first { every.hasSuffix($0.suffix) } ?? ("", 1_000)
         guard let value = Double(every.dropLast(unit.suffix.count)), value > 0,
             value * unit.milliseconds >= 1, value * unit.milliseconds <= Double(LG_MONITOR_INTERVAL_LIMIT)
@@ -59,21 +63,28 @@ struct MonitorOptions: ParsableArguments {
         if name == "NONE" { return 0 }
         let named: [String: Int32] = ["USR1": SIGUSR1, "USR2": SIGUSR2, "HUP": SIGHUP, "WINCH": SIGWINCH]
         if let number = named[name.hasPrefix("SIG") ? String(name.dropFirst(3)) : name] { return number }
-        if let number = Int32(checkSignal), (1...64).contains(number), ![SIGKILL, SIGSTOP].contains(number) { return number }
-        throw ValidationError("--check-signal takes USR1, USR2, HUP, WINCH, a signal number or none, not '\(checkSignal)'")
+        if let number = Int32(checkSignal), (1...64).contains(number), ![SIGKILL, SIGSTOP].contains(number) {
+            return number
+        }
+        throw ValidationError(
+            "--check-signal takes USR1, USR2, HUP, WINCH, a signal number or none, not '\(checkSignal)'")
     }
 
     /// Rejects a bad duration or signal, and monitor options without `--every` (usage errors).
     func validate() throws {
         _ = try signalNumber()
         if try intervalMilliseconds() == nil, reportDirectory != nil {
-            throw ValidationError("--report-dir needs --every: it is where the checks made while the program runs write")
+            throw ValidationError(
+                "--report-dir needs --every: it is where the checks made while the program runs write")
         }
         if try intervalMilliseconds() == nil, snapshotDirectory != nil {
-            throw ValidationError("--snapshot-dir needs --every: it keeps a snapshot of each check made while the program runs (--snapshot FILE takes one at exit)")
+            throw ValidationError(
+                "--snapshot-dir needs --every: it keeps a snapshot of each check made while the program runs (--snapshot FILE takes one at exit)"
+            )
         }
         if try intervalMilliseconds() == nil, checkSignal != nil {
-            throw ValidationError("--check-signal needs --every: it asks the checks made while the program runs for one now")
+            throw ValidationError(
+                "--check-signal needs --every: it asks the checks made while the program runs for one now")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A path the user named for an output (`--json`, `--text`, `--dot`, `--svg`, `--html`), checked
@@ -51,7 +51,9 @@ struct OutputFile {
         if let descriptor = OutputFile.descriptorNumber(path) {
             let flags = fcntl(descriptor, F_GETFL)
             guard flags >= 0 else { throw failure("file descriptor \(descriptor) is not open") }
-            guard flags & O_ACCMODE != O_RDONLY else { throw failure("file descriptor \(descriptor) is open for reading only") }
+            guard flags & O_ACCMODE != O_RDONLY else {
+                throw failure("file descriptor \(descriptor) is open for reading only")
+            }
             method = .descriptor(descriptor)
             identity = "descriptor \(descriptor)"
             return

@@ -17,11 +17,14 @@ struct OutputOptions: ParsableArguments {
     var textPath: String?
 
     /// Where to write the memory graphs as Graphviz DOT text, if anywhere.
-    @Option(name: .customLong("dot"), help: ArgumentHelp("Write the memory graphs as Graphviz DOT to this file.", valueName: "path"))
+    @Option(
+        name: .customLong("dot"),
+        help: ArgumentHelp("Write the memory graphs as Graphviz DOT to this file.", valueName: "path"))
     var dotPath: String?
 
     /// Where to write the memory graphs as SVG, if anywhere.
-    @Option(name: .customLong("svg"), help: ArgumentHelp("Write the memory graphs as SVG to this file.", valueName: "path"))
+    @Option(
+        name: .customLong("svg"), help: ArgumentHelp("Write the memory graphs as SVG to this file.", valueName: "path"))
     var svgPath: String?
 
     /// Where to write the self-contained HTML report, if anywhere.
@@ -34,19 +37,24 @@ struct OutputOptions: ParsableArguments {
     /// Where to write the leak families as JUnit XML test cases, if anywhere.
     @Option(
         name: .customLong("junit"),
-        help: ArgumentHelp("Write one failed JUnit test case per leak family to this file (JUnit XML, for CI test reports).", valueName: "path"))
+        help: ArgumentHelp(
+            "Write one failed JUnit test case per leak family to this file (JUnit XML, for CI test reports).",
+            valueName: "path"))
     var junitPath: String?
 
     /// Where to write the leak families as SARIF 2.1.0 results, if anywhere.
     @Option(
         name: .customLong("sarif"),
-        help: ArgumentHelp("Write one SARIF 2.1.0 result per leak family to this file (code annotations in CI).", valueName: "path"))
+        help: ArgumentHelp(
+            "Write one SARIF 2.1.0 result per leak family to this file (code annotations in CI).", valueName: "path"))
     var sarifPath: String?
 
     /// Every root cycle in full in the text, known library leaks too.
     @Flag(
         name: .customLong("expand"),
-        help: "In the text, show every root cycle in full (by default cycles with one fingerprint are one section and known library leaks one line).")
+        help:
+            "In the text, show every root cycle in full (by default cycles with one fingerprint are one section and known library leaks one line)."
+    )
     var expand = false
 
     /// Every walk diagnostic in the text; for `leakgraph run`, the check's step times too (`LEAKGRAPH_VERBOSE`).
@@ -100,7 +108,8 @@ struct OutputOptions: ParsableArguments {
         files += try ReportOutput.checkGraphOutputsWritable(dot: dotPath, svg: svgPath, html: htmlPath)
         for (index, output) in files.enumerated() {
             if let earlier = files[..<index].first(where: { $0.file.identity == output.file.identity }) {
-                let same = earlier.file.path == output.file.path ? "" : " (\(earlier.file.path) and \(output.file.path))"
+                let same =
+                    earlier.file.path == output.file.path ? "" : " (\(earlier.file.path) and \(output.file.path))"
                 throw ToolError(
                     "\(earlier.flag) and \(output.flag) name the same file\(same), and one would overwrite the other; "
                         + "give each output its own path")
@@ -135,16 +144,19 @@ struct OutputOptions: ParsableArguments {
             fallback: fallback, summarize: summarize, failures: &failures)
         if let junitPath {
             failures.attempt { () throws(ToolError) in
-                try ReportOutput.write(Data(JUnitReport.render(report, context: context).utf8), to: junitPath, what: "JUnit report")
+                try ReportOutput.write(
+                    Data(JUnitReport.render(report, context: context).utf8), to: junitPath, what: "JUnit report")
             }
         }
         if let sarifPath {
             failures.attempt { () throws(ToolError) in
-                try ReportOutput.write(SARIFReport.render(report, context: context), to: sarifPath, what: "SARIF report")
+                try ReportOutput.write(
+                    SARIFReport.render(report, context: context), to: sarifPath, what: "SARIF report")
             }
         }
         failures.attempt { () throws(ToolError) in
-            try ReportOutput.writeGraphOutputs(report: report, dot: dotPath, svg: svgPath, html: htmlPath, context: context)
+            try ReportOutput.writeGraphOutputs(
+                report: report, dot: dotPath, svg: svgPath, html: htmlPath, context: context)
         }
         try failures.finish()
     }

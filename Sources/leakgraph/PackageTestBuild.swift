@@ -47,13 +47,15 @@ struct PackageTestBuild {
     func build(environment: [String: String]) throws(ToolError) -> String {
         let swift = try ExecutableLocator.resolve("swift", searchPath: environment["PATH"])
         printError("leakgraph: building the tests: \(buildCommand)")
-        let build = try CapturedProcess.run(swift, ["build", "--build-tests"] + commonArguments, environment: environment)
+        let build = try CapturedProcess.run(
+            swift, ["build", "--build-tests"] + commonArguments, environment: environment)
         guard build.succeeded else {
             let output = build.output.hasSuffix("\n") ? String(build.output.dropLast()) : build.output
             throw ToolError("the build of the tests failed (\(build.termination.summary)):\n\(output)")
         }
         let binPath = try CapturedProcess.run(
-            swift, ["build", "--show-bin-path"] + commonArguments, environment: environment, capturesStandardError: false)
+            swift, ["build", "--show-bin-path"] + commonArguments, environment: environment,
+            capturesStandardError: false)
         let directory = binPath.output.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
         guard binPath.succeeded, !directory.isEmpty else {
             throw ToolError("swift build --show-bin-path failed (\(binPath.termination.summary)): \(binPath.output)")
@@ -66,7 +68,9 @@ struct PackageTestBuild {
     /// - Throws: ``ToolError`` when there is none (the package has no test targets).
     static func testBundle(in directory: String) throws(ToolError) -> String {
         let files = FileManager.default
-        let names = ((try? files.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix("PackageTests.xctest") }
+        let names = ((try? files.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            $0.hasSuffix("PackageTests.xctest")
+        }
         let newest = names.map { directory + "/" + $0 }.max { first, second in
             let firstDate = (try? files.attributesOfItem(atPath: first)[.modificationDate] as? Date) ?? .distantPast
             let secondDate = (try? files.attributesOfItem(atPath: second)[.modificationDate] as? Date) ?? .distantPast

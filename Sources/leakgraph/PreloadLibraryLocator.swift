@@ -1,7 +1,7 @@
 import CLeakGraphContract
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finds `libLeakGraphPreload.so`, the library `leakgraph run` preloads into the checked program.
@@ -29,7 +29,8 @@ enum PreloadLibraryLocator {
     static func locate(environment: [String: String]) throws(ToolError) -> String {
         if let override = environment[overrideVariable], !override.isEmpty {
             guard let path = absolutePath(override), access(path, R_OK) == 0 else {
-                throw ToolError("the preload library \(override) (from \(overrideVariable)) does not exist or cannot be read")
+                throw ToolError(
+                    "the preload library \(override) (from \(overrideVariable)) does not exist or cannot be read")
             }
             return path
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Names signals the way people know them (`SIGSEGV`), for the message about a program that did not

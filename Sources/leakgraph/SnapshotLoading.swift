@@ -6,7 +6,7 @@ import LeakGraphReport
 import LeakGraphSnapshotFile
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a snapshot (or a leak report) and analyses it, for `leakgraph snapshot` and `leakgraph
@@ -51,7 +51,8 @@ enum SnapshotLoading {
             let analysedCPU = processCPUSeconds()
             writeToStandardError(
                 "\rleakgraph: snapshot stats: read \(started.duration(to: read)) (CPU \(cpu(readCPU - startedCPU))), "
-                    + "dominators and retained sizes \(read.duration(to: analysed)) (CPU \(cpu(analysedCPU - readCPU)))\n")
+                    + "dominators and retained sizes \(read.duration(to: analysed)) (CPU \(cpu(analysedCPU - readCPU)))\n"
+            )
         }
         return (snapshot, analysis)
     }

@@ -19,7 +19,8 @@ struct SnapshotOptions: ParsableArguments {
         guard let path else { return nil }
         let output = try OutputFile(path, what: "snapshot")
         guard case .atomic(let target, _) = output.method else {
-            throw ToolError("cannot write the snapshot to \(path): a snapshot is a SQLite file; give the path of a file")
+            throw ToolError(
+                "cannot write the snapshot to \(path): a snapshot is a SQLite file; give the path of a file")
         }
         return URL(fileURLWithPath: target, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             .standardizedFileURL.path

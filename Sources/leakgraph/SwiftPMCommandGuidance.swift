@@ -40,13 +40,16 @@ enum SwiftPMCommandGuidance {
                 "`swift run` builds the product and runs it inside SwiftPM, so LeakGraph would check SwiftPM, not "
                     + "\(product ?? "your program"); build it, then run the executable: "
                     + "swift build\(flags)\(product.map { " --product \($0)" } ?? "") && "
-                    + "leakgraph run -- \"$(swift build\(flags) --show-bin-path)/\(product ?? "EXECUTABLE")\"\(arguments)")
+                    + "leakgraph run -- \"$(swift build\(flags) --show-bin-path)/\(product ?? "EXECUTABLE")\"\(arguments)"
+            )
         case "test":
             throw ToolError(
                 "`swift test` runs the tests inside SwiftPM, so LeakGraph would check SwiftPM, not your tests; "
                     + "run `leakgraph test` (it builds the tests and checks each testing library's run)")
         case "build":
-            throw ToolError("`swift build` only builds; build first, then run the executable: leakgraph run -- .build/debug/EXECUTABLE")
+            throw ToolError(
+                "`swift build` only builds; build first, then run the executable: leakgraph run -- .build/debug/EXECUTABLE"
+            )
         default:
             return
         }

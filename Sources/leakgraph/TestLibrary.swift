@@ -34,8 +34,9 @@ enum TestLibrary: CaseIterable {
     /// `XCTMain`) ignores `--testing-library swift-testing` and answers with XCTest's listing: it runs no
     /// Swift Testing tests either, so 0, and its XCTest tests are not run a second time.
     func testCount(bundle: String, environment: [String: String]) -> Int? {
-        guard let listing = try? CapturedProcess.run(
-            bundle, arguments + ["--list-tests"], environment: environment, capturesStandardError: false)
+        guard
+            let listing = try? CapturedProcess.run(
+                bundle, arguments + ["--list-tests"], environment: environment, capturesStandardError: false)
         else {
             return nil
         }

@@ -17,7 +17,8 @@ struct WhyOptions: ParsableArguments {
     func validate() throws {
         for type in types where type.trimmingCharacters(in: .whitespaces).isEmpty || type.contains(where: \.isNewline) {
             throw ValidationError(
-                "--why needs a type name such as `MyApp.ViewController`, `Signal<Int, Never>.Observer` or `Observer`, not '\(type)'")
+                "--why needs a type name such as `MyApp.ViewController`, `Signal<Int, Never>.Observer` or `Observer`, not '\(type)'"
+            )
         }
         guard types.joined(separator: "\n").utf8.count < 1024 else {
             throw ValidationError("--why: the type names together must be shorter than 1,024 bytes")

@@ -6,7 +6,7 @@
 // Usage: AllocationLoop [ITERATIONS]   (default 2000000)
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class Token {
@@ -29,7 +29,7 @@ final class Summary {
 @inline(never)
 func parse(_ line: Int) -> Summary {
     let root = Token(kind: 0, text: "line \(line)")
-    for index in 0 ..< 6 {
+    for index in 0..<6 {
         let word = Token(kind: 1 + index % 3, text: "word-\(line % 97)-\(index)")
         if index % 2 == 0 {
             word.children.append(Token(kind: 9, text: String(repeating: "x", count: 1 + index)))
@@ -51,7 +51,7 @@ func parse(_ line: Int) -> Summary {
 let iterations = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 2_000_000 : 2_000_000
 var recent: [Summary?] = Array(repeating: nil, count: 64)
 var total = 0
-for line in 0 ..< iterations {
+for line in 0..<iterations {
     let summary = parse(line)
     total &+= summary.counts.values.reduce(0, +) &+ summary.longest.utf8.count
     recent[line % recent.count] = summary

@@ -6,7 +6,7 @@
 // Usage: BinaryTrees [MAX]   (default 18: about 67 million nodes)
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class Node {

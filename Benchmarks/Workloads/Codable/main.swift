@@ -52,7 +52,10 @@ final class Customer: Codable {
     var orders: [Order]
     var preferences: [String: Int]
 
-    init(id: Int, name: String, email: String, tier: Tier, addresses: [Address], orders: [Order], preferences: [String: Int]) {
+    init(
+        id: Int, name: String, email: String, tier: Tier, addresses: [Address], orders: [Order],
+        preferences: [String: Int]
+    ) {
         self.id = id
         self.name = name
         self.email = email
@@ -89,16 +92,18 @@ func makeCatalogue(customers count: Int) -> Catalogue {
     var index: [String: [Int]] = [:]
     for id in 0..<count {
         let addresses = (0..<Int(1 + random.next() % 2)).map { number in
-            Address(street: "\(number + 1) \(word().capitalized) Street", city: word().capitalized,
-                    postcode: String(10_000 + random.next() % 90_000), country: "DE")
+            Address(
+                street: "\(number + 1) \(word().capitalized) Street", city: word().capitalized,
+                postcode: String(10_000 + random.next() % 90_000), country: "DE")
         }
         let orders = (0..<Int(2 + random.next() % 4)).map { _ in
             Order(
                 id: UUID(), placed: Date(timeIntervalSince1970: Double(1_700_000_000 + random.next() % 10_000_000)),
                 items: (0..<Int(1 + random.next() % 5)).map { _ in
-                    LineItem(sku: "SKU-\(random.next() % 100_000)", title: "\(word()) \(word())",
-                             quantity: Int(1 + random.next() % 9), unitPrice: Double(random.next() % 10_000) / 100,
-                             tags: (0..<Int(random.next() % 3)).map { _ in word() })
+                    LineItem(
+                        sku: "SKU-\(random.next() % 100_000)", title: "\(word()) \(word())",
+                        quantity: Int(1 + random.next() % 9), unitPrice: Double(random.next() % 10_000) / 100,
+                        tags: (0..<Int(random.next() % 3)).map { _ in word() })
                 },
                 shipping: addresses.first, notes: random.next() % 3 == 0 ? "leave at the \(word())" : nil,
                 attributes: ["channel": word(), "campaign": word()])
@@ -115,7 +120,8 @@ func makeCatalogue(customers count: Int) -> Catalogue {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count <= 2, let customers = Int(arguments.first ?? "4000"),
-      let rounds = Int(arguments.dropFirst().first ?? "4"), customers > 0, rounds > 0 else {
+    let rounds = Int(arguments.dropFirst().first ?? "4"), customers > 0, rounds > 0
+else {
     print("usage: Codable [CUSTOMERS [ROUNDS]]")
     exit(64)
 }

@@ -5,7 +5,7 @@
 // Usage: Idle [MILLISECONDS]   (default 200)
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let milliseconds = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 200 : 200

@@ -5,7 +5,7 @@
 // Usage: LiveGraph LIVE [RING]   e.g. `LiveGraph 1000000` or `LiveGraph 0 100000`
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class Link {
@@ -42,7 +42,8 @@ func makeRing(count: Int) {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard (1...2).contains(arguments.count), let live = Int(arguments.first!), live >= 0,
-      let ring = Int(arguments.dropFirst().first ?? "0"), ring >= 0 else {
+    let ring = Int(arguments.dropFirst().first ?? "0"), ring >= 0
+else {
     print("usage: LiveGraph LIVE [RING]")
     exit(64)
 }

@@ -85,7 +85,10 @@ static int exit_code(int status) {
 
 int main(int argc, char **argv) {
     int trace = 0, first = 1;
-    if (argc > 1 && strcmp(argv[1], "-t") == 0) { trace = 1; first = 2; }
+    if (argc > 1 && strcmp(argv[1], "-t") == 0) {
+        trace = 1;
+        first = 2;
+    }
     if (argc < first + 3 || strcmp(argv[first + 1], "--") != 0) {
         fprintf(stderr, "usage: measure [-t] OUT -- COMMAND [ARG...]\n");
         return 64;
@@ -95,7 +98,10 @@ int main(int argc, char **argv) {
 
     double start = seconds_now();
     pid_t child = fork();
-    if (child < 0) { perror("measure: fork"); return 70; }
+    if (child < 0) {
+        perror("measure: fork");
+        return 70;
+    }
     if (child == 0) {
         if (trace) {
             ptrace(PTRACE_TRACEME, 0, NULL, NULL);
@@ -110,13 +116,20 @@ int main(int argc, char **argv) {
     struct rusage usage;
     memset(&usage, 0, sizeof(usage));
     if (!trace) {
-        while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {}
+        while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {
+        }
         result = exit_code(status);
     } else {
-        if (waitpid(child, &status, 0) < 0 || !WIFSTOPPED(status)) { perror("measure: waitpid"); return 70; }
-        long options = PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT |
-                       PTRACE_O_EXITKILL;
-        if (ptrace(PTRACE_SETOPTIONS, child, NULL, (void *)options) < 0) { perror("measure: ptrace"); return 70; }
+        if (waitpid(child, &status, 0) < 0 || !WIFSTOPPED(status)) {
+            perror("measure: waitpid");
+            return 70;
+        }
+        long options =
+            PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL;
+        if (ptrace(PTRACE_SETOPTIONS, child, NULL, (void *)options) < 0) {
+            perror("measure: ptrace");
+            return 70;
+        }
         start = seconds_now();
         ptrace(PTRACE_CONT, child, NULL, NULL);
         for (;;) {
@@ -127,7 +140,10 @@ int main(int argc, char **argv) {
                 break;  // ECHILD: every traced task is gone
             }
             if (WIFEXITED(status) || WIFSIGNALED(status)) {
-                if (tid == child) { result = exit_code(status); usage = one; }
+                if (tid == child) {
+                    result = exit_code(status);
+                    usage = one;
+                }
                 continue;
             }
             if (!WIFSTOPPED(status)) continue;
@@ -151,7 +167,10 @@ int main(int argc, char **argv) {
     double wall = seconds_now() - start;
 
     FILE *out = fopen(out_path, "w");
-    if (!out) { perror(out_path); return 70; }
+    if (!out) {
+        perror(out_path);
+        return 70;
+    }
     fprintf(out, "wall %.3f %d %ld\n", wall, result, usage.ru_maxrss);
     for (int i = 0; i < process_count; i++) {
         fprintf(out, "proc %d %ld %s\n", processes[i].pid, processes[i].hwm_kb, processes[i].exe);

@@ -6,7 +6,7 @@
 // Usage: SnapshotGraph COUNT   e.g. `SnapshotGraph 1000000`
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class Node {
@@ -21,7 +21,7 @@ nonisolated(unsafe) var newest: Node?
 func build(count: Int) -> Node? {
     var nodes: [Node] = []
     nodes.reserveCapacity(count)
-    for index in 0 ..< count {
+    for index in 0..<count {
         let node = Node()
         if index > 0 {
             node.previous = nodes[index - 1]

@@ -49,7 +49,7 @@ typedef struct lg_record {
 
 /// The scope id inside a scope token from `lg_scope_begin` (the low 32 bits; the high ones are a
 /// generation that tells a reused id from its earlier use).
-#define LG_SCOPE_ID(token) ((uint32_t)((token) & 0xFFFFFFFFu))
+#define LG_SCOPE_ID(token) ((uint32_t)((token)&0xFFFFFFFFu))
 
 /// What a scope source returns for "the one open scope, if exactly one is open".
 #define LG_SCOPE_SOLE 0xFFFFFFFFFFFFFFFFull
@@ -177,10 +177,9 @@ typedef struct lg_task_and_context {
 #if !defined(__swift__)
 /// The type of `swift_task_create` (the Swift calling convention), which the preloaded library
 /// interposes and in-process recording patches (`task_imports.c`). Not imported into Swift.
-typedef __attribute__((swiftcall)) lg_task_and_context (*lg_task_create_fn)(size_t flags, void *options,
-                                                                            const void *result_type,
-                                                                            void *closure_entry,
-                                                                            void *closure_context);
+typedef __attribute__((swiftcall))
+lg_task_and_context (*lg_task_create_fn)(size_t flags, void *options, const void *result_type, void *closure_entry,
+                                         void *closure_context);
 #endif
 
 /// Records a task `swift_task_create` just returned (`task`, `initial_context`), created with
@@ -292,7 +291,6 @@ const char *lg_scope_label(uint32_t scope);
 /// How many test scopes were recycled because every scope id was in use (their objects read as
 /// made outside any test).
 uint32_t lg_test_scopes_recycled(void);
-
 
 // MARK: Holder scan
 

@@ -46,13 +46,16 @@ public struct AllocationCountScope: Sendable {
             try Recorder.install(maxFrames: maxFrames)
         }
         guard let scope = AllocationScope.begin() else {
-            throw RecorderError(code: .conflict, message: "No allocation scope is free: 4,095 checks are running at once.")
+            throw RecorderError(
+                code: .conflict, message: "No allocation scope is free: 4,095 checks are running at once.")
         }
         guard scope.startCounting() else {
             scope.end()
             throw RecorderError(
                 code: .unsupportedRuntime,
-                message: "The recording this process joins cannot count allocations (a preloaded LeakGraph without allocation counts).")
+                message:
+                    "The recording this process joins cannot count allocations (a preloaded LeakGraph without allocation counts)."
+            )
         }
         return AllocationCountScope(scope: scope, excludesTestLibraries: excludingTestLibraries)
     }
@@ -63,7 +66,8 @@ public struct AllocationCountScope: Sendable {
     }
 
     /// Runs `body`, and the tasks it creates, allocating into this scope.
-    public func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
+    public func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R
+    {
         try await scope.withCurrent(isolation: isolation, body)
     }
 
@@ -73,10 +77,13 @@ public struct AllocationCountScope: Sendable {
     /// What is alive is read first (a pass over the recorded objects while the heap is frozen), then the
     /// counts; the current thread's own allocations meanwhile are not recorded.
     public func finish() -> AllocationProfile {
-        let (made, alive) = Recorder.ignoringCurrentThread { () -> ([AllocationCountRow], [(metadata: UInt, stack: UInt32, size: Int)]) in
+        let (made, alive) = Recorder.ignoringCurrentThread {
+            () -> ([AllocationCountRow], [(metadata: UInt, stack: UInt32, size: Int)]) in
             let id = scope.id
             let alive = Recorder.withFrozenHeap { records in
-                records.filter { $0.scope == id }.map { (metadata: UInt($0.metadata), stack: $0.stack_id, size: Int($0.size)) }
+                records.filter { $0.scope == id }.map {
+                    (metadata: UInt($0.metadata), stack: $0.stack_id, size: Int($0.size))
+                }
             }
             let made = scope.stopCounting()
             scope.end(givingObjectsToParent: true)
@@ -141,7 +148,9 @@ extension LeakChecker {
     ///
     /// - Throws: `RecorderError` when recording cannot start; what `body` throws (then nothing is
     ///   counted).
-    public static func countingAllocations<R>(_ body: () throws -> R) throws -> (value: R, allocations: AllocationProfile) {
+    public static func countingAllocations<R>(_ body: () throws -> R) throws -> (
+        value: R, allocations: AllocationProfile
+    ) {
         try AllocationCountScope.open().count(body)
     }
 

@@ -129,7 +129,8 @@ enum AllocationSiteNaming {
             guard let symbolizer = shared else { return [:] }
             var learned: [UInt32: StackFacts] = [:]
             for id in missing {
-                learned[id] = facts(of: symbolizer.symbolizeExpandingInlines(Recorder.stack(id)), executablePath: executable)
+                learned[id] = facts(
+                    of: symbolizer.symbolizeExpandingInlines(Recorder.stack(id)), executablePath: executable)
             }
             return learned
         }

@@ -15,7 +15,9 @@ extension LeakChecker {
         guard Recorder.startAllocationProfile() else {
             throw RecorderError(
                 code: .unsupportedRuntime,
-                message: "The recording this process joins cannot count allocations (a preloaded LeakGraph without allocation counts).")
+                message:
+                    "The recording this process joins cannot count allocations (a preloaded LeakGraph without allocation counts)."
+            )
         }
     }
 
@@ -27,7 +29,8 @@ extension LeakChecker {
     /// creation stack not seen before.
     public static func allocationProfile() -> AllocationProfile? {
         guard Recorder.isProfilingAllocations else { return nil }
-        let (made, alive) = Recorder.ignoringCurrentThread { () -> ([AllocationCountRow], [(metadata: UInt, stack: UInt32, size: Int)]) in
+        let (made, alive) = Recorder.ignoringCurrentThread {
+            () -> ([AllocationCountRow], [(metadata: UInt, stack: UInt32, size: Int)]) in
             let alive = Recorder.withFrozenHeap { records in
                 records.map { (metadata: UInt($0.metadata), stack: $0.stack_id, size: Int($0.size)) }
             }

@@ -24,7 +24,7 @@ extension Generation {
                 }
                 let scan = HeapWalker().scan(addresses: objects, record: record)
                 var groups: [Key: (count: Int, bytes: Int)] = [:]
-                for node in 0 ..< scan.liveObjects {
+                for node in 0..<scan.liveObjects {
                     let address = objects[scan.recordPosition(ofNode: node)]
                     guard let allocation = Recorder.frozenRecord(at: address) else { continue }
                     guard !contains(address: address, stack: allocation.stack_id) else { continue }
@@ -48,7 +48,8 @@ extension Generation {
                 if key.stack != AllocationRecord.noStack, let symbolizer {
                     let frames = FramePolicy.userFramesFirst(
                         symbolizer.symbolizeExpandingInlines(Recorder.stack(key.stack)), executablePath: executable)
-                    site = ReportNaming.creationSite(frames.map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) })
+                    site = ReportNaming.creationSite(
+                        frames.map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) })
                 }
                 sites[key.stack] = .some(site)
             }
@@ -60,7 +61,9 @@ extension Generation {
             } else {
                 rowOf[identity] = merged.count
                 merged.append(
-                    GenerationGrowth.Row(type: key.type, site: site?.place, function: site?.function, count: value.count, bytes: value.bytes))
+                    GenerationGrowth.Row(
+                        type: key.type, site: site?.place, function: site?.function, count: value.count,
+                        bytes: value.bytes))
             }
         }
         merged.sort { ($0.bytes, $1.type) > ($1.bytes, $0.type) }

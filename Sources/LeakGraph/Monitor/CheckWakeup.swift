@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The monitor thread's alarm clock: a POSIX semaphore it waits on with a deadline, posted to ask for

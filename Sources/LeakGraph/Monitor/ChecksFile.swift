@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import FoundationEssentials
 
@@ -31,7 +31,9 @@ struct ChecksFile {
         guard descriptor >= 0 else { throw ChecksFileError(path: path, errorNumber: errno) }
         defer { close(descriptor) }
         let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == line.count else { throw ChecksFileError(path: path, errorNumber: written < 0 ? errno : ENOSPC) }
+        guard written == line.count else {
+            throw ChecksFileError(path: path, errorNumber: written < 0 ? errno : ENOSPC)
+        }
     }
 }
 

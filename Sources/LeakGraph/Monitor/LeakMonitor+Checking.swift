@@ -18,7 +18,8 @@ extension LeakMonitor {
     func runCheck() -> LeakMonitorCheck {
         let date = Date()
         guard Recorder.isInstalled else {
-            return finish(skipped: "recording is not running (start the monitor, or LeakChecker.startRecording())", date: date)
+            return finish(
+                skipped: "recording is not running (start the monitor, or LeakChecker.startRecording())", date: date)
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -28,8 +29,10 @@ extension LeakMonitor {
         // With a snapshot folder, the first walk also gives a heap snapshot.
         var capture: SnapshotCapture?
         let first = LeakChecker.measuredCheck(
-            program: program, orphanScan: configuration.options.scansForOrphans, stacks: symbolizedStacks, resolve: resolveStack,
-            whileFrozen: configuration.snapshotDirectory == nil ? nil : { capture = SnapshotCapture.take($0, holders: true) })
+            program: program, orphanScan: configuration.options.scansForOrphans, stacks: symbolizedStacks,
+            resolve: resolveStack,
+            whileFrozen: configuration.snapshotDirectory == nil
+                ? nil : { capture = SnapshotCapture.take($0, holders: true) })
         var pauses = [first.pause]
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
@@ -44,10 +47,13 @@ extension LeakMonitor {
             PlainThreads.sleep(for: configuration.confirmationDelay)
             // The first walk's leaked objects, re-read alone (LeakChecker.capturedGraph(rereading:steps:)),
             // unless the orphan scan runs: an orphan is proven by a scan of the whole process.
-            let rereading = configuration.options.scansForOrphans ? nil : first.report.leaks.compactMap { UInt($0.address.dropFirst(2), radix: 16) }
+            let rereading =
+                configuration.options.scansForOrphans
+                ? nil : first.report.leaks.compactMap { UInt($0.address.dropFirst(2), radix: 16) }
             confirmation = rereading == nil ? .walk : .reread
             let second = LeakChecker.measuredCheck(
-                program: program, orphanScan: configuration.options.scansForOrphans, knownOrphans: first.report.orphanAddresses,
+                program: program, orphanScan: configuration.options.scansForOrphans,
+                knownOrphans: first.report.orphanAddresses,
                 stacks: symbolizedStacks, resolve: resolveStack, rereading: rereading)
             pauses.append(second.pause)
             leaks = leaks.confirmed(by: second.report)
@@ -63,13 +69,17 @@ extension LeakMonitor {
                 }
             }
             let keys = Set(newKeys)
-            let newLeaks = keys.isEmpty ? leaks.keepingCycles { _ in false } : leaks.keepingCycles { keys.contains(Self.key(of: $0, in: leaks)) }
+            let newLeaks =
+                keys.isEmpty
+                ? leaks.keepingCycles { _ in false }
+                : leaks.keepingCycles { keys.contains(Self.key(of: $0, in: leaks)) }
             return (newLeaks, newKeys)
         }
         var check = LeakMonitorCheck(
             number: 0, date: date, leaks: leaks, newLeaks: newLeaks, newFingerprints: newKeys,
             unconfirmedCycles: candidates - leaks.cycles.count, pauses: pauses,
-            duration: clock.now - start, liveObjects: first.report.summary.liveObjects + first.report.summary.leakedObjects)
+            duration: clock.now - start,
+            liveObjects: first.report.summary.liveObjects + first.report.summary.leakedObjects)
         check.liveBytes = first.steps.liveBytes
         check.residentBytesBefore = residentBefore
         check.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
@@ -78,7 +88,8 @@ extension LeakMonitor {
         check.confirmation = confirmation
         var recorded = record(check)
         if let capture, let directory = configuration.snapshotDirectory {
-            recorded.snapshotPath = writeSnapshot(capture, program: program, date: date, check: recorded.number, to: directory)
+            recorded.snapshotPath = writeSnapshot(
+                capture, program: program, date: date, check: recorded.number, to: directory)
             state.withLock { $0.lastCheck?.snapshotPath = recorded.snapshotPath }
         }
         return recorded
@@ -87,13 +98,18 @@ extension LeakMonitor {
     /// Finishes the snapshot of a check and writes it into `directory`, removing the oldest beyond
     /// ``LeakMonitorConfiguration/keptSnapshots``; returns its path (`nil`, logged, when it could not
     /// be written).
-    private func writeSnapshot(_ capture: SnapshotCapture, program: LeakReport.Program, date: Date, check: Int, to directory: String) -> String? {
+    private func writeSnapshot(
+        _ capture: SnapshotCapture, program: LeakReport.Program, date: Date, check: Int, to directory: String
+    ) -> String? {
         let snapshot = HolderScan.checking {
             Recorder.ignoringCurrentThread { capture.finish(program: program, executablePath: nil, date: date) }
         }
-        let folder = ReportFolder(path: directory, kept: configuration.keptSnapshots, suffix: "." + HeapSnapshotFile.pathExtension)
+        let folder = ReportFolder(
+            path: directory, kept: configuration.keptSnapshots, suffix: "." + HeapSnapshotFile.pathExtension)
         do {
-            let path = try folder.place(date: date, check: check) { path in try HeapSnapshotFile.write(snapshot, to: path) }
+            let path = try folder.place(date: date, check: check) { path in
+                try HeapSnapshotFile.write(snapshot, to: path)
+            }
             configuration.logger.info("LeakGraph: heap snapshot written", metadata: ["leakgraph.snapshot": "\(path)"])
             return path
         } catch {
@@ -106,7 +122,8 @@ extension LeakMonitor {
     func finish(skipped reason: String, date: Date) -> LeakMonitorCheck {
         let empty = LeakReport(
             program: configuration.program ?? Self.runningProgram(),
-            summary: LeakReport.Summary(trackedObjects: 0, liveObjects: 0, leakedObjects: 0, leakedBytes: 0, rootCycles: 0),
+            summary: LeakReport.Summary(
+                trackedObjects: 0, liveObjects: 0, leakedObjects: 0, leakedBytes: 0, rootCycles: 0),
             leaks: [], references: [], cycles: [])
         let check = LeakMonitorCheck(
             number: 0, date: date, skipReason: reason, leaks: empty, newLeaks: empty, newFingerprints: [], pauses: [],
@@ -137,7 +154,9 @@ extension LeakMonitor {
 
     /// The running executable and its arguments.
     static func runningProgram() -> LeakReport.Program {
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        let path =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments
+            .first ?? ""
         return LeakReport.Program(path: path, arguments: Array(CommandLine.arguments.dropFirst()), exitStatus: 0)
     }
 }

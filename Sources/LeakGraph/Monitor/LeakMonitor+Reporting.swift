@@ -13,9 +13,11 @@ extension LeakMonitor {
                 do {
                     let folder = ReportFolder(path: directory, kept: configuration.keptReports)
                     let path = try folder.write(check.newLeaks, date: check.date, check: check.number)
-                    configuration.logger.info("LeakGraph: leak report written", metadata: ["leakgraph.report": "\(path)"])
+                    configuration.logger.info(
+                        "LeakGraph: leak report written", metadata: ["leakgraph.report": "\(path)"])
                 } catch {
-                    configuration.logger.error("LeakGraph: the leak report could not be written to \(directory): \(error)")
+                    configuration.logger.error(
+                        "LeakGraph: the leak report could not be written to \(directory): \(error)")
                 }
             }
             onNewLeaks?(check)

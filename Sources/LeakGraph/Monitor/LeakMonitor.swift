@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import FoundationEssentials
 import LeakGraphRecording
@@ -155,7 +155,8 @@ public final class LeakMonitor: Sendable {
     public var statistics: LeakMonitorStatistics {
         state.withLock { state in
             LeakMonitorStatistics(
-                checksRun: state.checksRun, checksSkipped: state.checksSkipped, rootCyclesReported: state.firstSeen.count,
+                checksRun: state.checksRun, checksSkipped: state.checksSkipped,
+                rootCyclesReported: state.firstSeen.count,
                 unconfirmedCycles: state.unconfirmedCycles,
                 longestPause: state.longestPause, lastCheck: state.lastCheck)
         }

@@ -76,7 +76,10 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
         leakedObjects = check.leaks.summary.leakedObjects
         leakedBytes = check.leaks.summary.leakedBytes
         rootCycles = check.leaks.cycles.count
-        newRootCycles = check.newLeaks.cycles.filter { Set(check.newFingerprints).contains(LeakMonitor.key(of: $0, in: check.newLeaks)) }.count
+        newRootCycles =
+            check.newLeaks.cycles.filter {
+                Set(check.newFingerprints).contains(LeakMonitor.key(of: $0, in: check.newLeaks))
+            }.count
         unconfirmedCycles = check.unconfirmedCycles
         knownLeaksOnly = check.knownLeaksOnly
         confirmation = check.confirmation
@@ -92,10 +95,14 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
             let bytes = ids.reduce(0) { $0 + report.leaks[$1].size }
             if byKey[key] == nil {
                 order.append(key)
-                let type = cycle.members.first.flatMap { report.leaks.indices.contains($0) ? report.leaks[$0].type : nil } ?? ""
+                let type =
+                    cycle.members.first.flatMap { report.leaks.indices.contains($0) ? report.leaks[$0].type : nil }
+                    ?? ""
                 byKey[key] = Leak(
                     fingerprint: key, type: type, cycles: 0, objects: 0, bytes: 0,
-                    firstSeen: firstSeen(key).map { Date.ISO8601FormatStyle(includingFractionalSeconds: true).format($0) })
+                    firstSeen: firstSeen(key).map {
+                        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format($0)
+                    })
             }
             byKey[key]!.cycles += 1
             byKey[key]!.objects += ids.count
@@ -121,7 +128,8 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
             "leakgraph.peak_resident_bytes": "\(peakResidentBytes)",
         ]
         for leak in leaks {
-            metadata["leakgraph.leak." + leak.fingerprint] = "\(leak.cycles) cycles, \(leak.objects) objects, \(leak.bytes) bytes"
+            metadata["leakgraph.leak." + leak.fingerprint] =
+                "\(leak.cycles) cycles, \(leak.objects) objects, \(leak.bytes) bytes"
         }
         return metadata
     }

@@ -34,7 +34,8 @@ public struct LeakMonitorConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         interval: Duration = .seconds(10), confirmationDelay: Duration = .milliseconds(100),
-        reportDirectory: String? = nil, keptReports: Int = 20, snapshotDirectory: String? = nil, keptSnapshots: Int = 10,
+        reportDirectory: String? = nil, keptReports: Int = 20, snapshotDirectory: String? = nil,
+        keptSnapshots: Int = 10,
         logger: Logger = Logger(label: "LeakGraph.monitor"), options: LeakCheckOptions = LeakCheckOptions(),
         program: LeakReport.Program? = nil, symbolizedStacksKept: Int = 4096
     ) {

@@ -131,9 +131,13 @@ public struct DeallocationFailure: Error, Sendable, CustomStringConvertible {
             lines.append("   " + retainers.summaryLine)
             lines.append(contentsOf: retainers.textLines(indent: 3))
         } else if isLeaked {
-            lines.append("   It is leaked: in, or held by, a reference cycle nothing can reach (a leak check reports the cycle).")
+            lines.append(
+                "   It is leaked: in, or held by, a reference cycle nothing can reach (a leak check reports the cycle)."
+            )
         } else {
-            lines.append("   Nothing explains it: it was allocated before recording started, or is held only from outside the heap.")
+            lines.append(
+                "   Nothing explains it: it was allocated before recording started, or is held only from outside the heap."
+            )
         }
         return lines.joined(separator: "\n")
     }

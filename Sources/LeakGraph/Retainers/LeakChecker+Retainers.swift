@@ -32,6 +32,8 @@ extension LeakChecker {
             for node in nodes { types.insert(scan.typeName(ofNode: node)) }
             return nodes
         }
-        return RetainerQuery(type: type, matched: found.matched, leaked: found.leaked, chains: found.chains, matchedTypes: types.sorted())
+        return RetainerQuery(
+            type: type, matched: found.matched, leaked: found.leaked, chains: found.chains, matchedTypes: types.sorted()
+        )
     }
 }

@@ -21,15 +21,18 @@ struct RetainerHolderNaming {
 
     init() {
         var mappings: [Mapping] = []
-        if let text = FileManager.default.contents(atPath: "/proc/self/maps").flatMap({ String(data: $0, encoding: .utf8) })
-            ?? (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) {
+        if let text = FileManager.default.contents(atPath: "/proc/self/maps").flatMap({
+            String(data: $0, encoding: .utf8)
+        })
+            ?? (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8))
+        {
             for line in text.split(separator: "\n") {
                 let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
                 guard fields.count >= 5 else { continue }
                 let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
                 guard bounds.count == 2, bounds[0] < bounds[1] else { continue }
                 let path = fields.count == 6 ? fields[5].drop { $0 == " " } : ""
-                mappings.append(Mapping(range: bounds[0] ..< bounds[1], permissions: fields[1], path: path))
+                mappings.append(Mapping(range: bounds[0]..<bounds[1], permissions: fields[1], path: path))
             }
         }
         self.mappings = mappings
@@ -53,21 +56,26 @@ struct RetainerHolderNaming {
         let symbol = frame.flatMap { $0.function.hasPrefix("0x") ? nil : $0.function }
         let module = frame?.module.map { URL(fileURLWithPath: $0).lastPathComponent }
         if mapping.path.hasPrefix("/") || symbol != nil {
-            let location = mapping.path.hasPrefix("/") ? URL(fileURLWithPath: String(mapping.path)).lastPathComponent : module
+            let location =
+                mapping.path.hasPrefix("/") ? URL(fileURLWithPath: String(mapping.path)).lastPathComponent : module
             return RetainerChain.Holder(kind: .global, name: symbol, location: location, address: hex)
         }
         // Anonymous pages right after a module's last file-backed mapping: its .bss.
         if mapping.path.isEmpty, index > 0, mappings[index - 1].path.hasPrefix("/"),
-            mappings[index - 1].range.upperBound == mapping.range.lowerBound {
+            mappings[index - 1].range.upperBound == mapping.range.lowerBound
+        {
             let previous = mappings[index - 1]
             let name = symbolizer?.dataSymbolName(at: address, inModuleContaining: previous.range.upperBound - 1)
             return RetainerChain.Holder(
-                kind: .global, name: name, location: URL(fileURLWithPath: String(previous.path)).lastPathComponent, address: hex)
+                kind: .global, name: name, location: URL(fileURLWithPath: String(previous.path)).lastPathComponent,
+                address: hex)
         }
         if mapping.path.isEmpty, index > 0, mappings[index - 1].range.upperBound == mapping.range.lowerBound,
-            mappings[index - 1].permissions.hasPrefix("---") {
+            mappings[index - 1].permissions.hasPrefix("---")
+        {
             return RetainerChain.Holder(kind: .stack, location: "a thread", address: hex)
         }
-        return RetainerChain.Holder(kind: .untrackedMemory, location: mapping.path.isEmpty ? nil : String(mapping.path), address: hex)
+        return RetainerChain.Holder(
+            kind: .untrackedMemory, location: mapping.path.isEmpty ? nil : String(mapping.path), address: hex)
     }
 }

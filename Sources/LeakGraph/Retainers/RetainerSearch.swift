@@ -58,7 +58,8 @@ enum RetainerSearch {
                         chainsOfNodes.append(chain)
                     }
                 }
-                let chains = labelledChains(chainsOfNodes, scan: scan, walker: walker, objects: objects, record: record, reversed: reversed)
+                let chains = labelledChains(
+                    chainsOfNodes, scan: scan, walker: walker, objects: objects, record: record, reversed: reversed)
                 // The roots' holders: the scan reads everything but the check's own memory.
                 var untracked = [UInt](repeating: 0, count: chains.count)
                 var unreadFieldType = [String?](repeating: nil, count: chains.count)
@@ -72,9 +73,11 @@ enum RetainerSearch {
                             untracked[position] = result.firstUntrackedHolder[candidate]
                             if untracked[position] == 0,
                                 let hit = result.trackedHolders.first(where: {
-                                    $0.candidate == candidate && $0.holder != objects[scan.recordPosition(ofNode: chain[0])]
+                                    $0.candidate == candidate
+                                        && $0.holder != objects[scan.recordPosition(ofNode: chain[0])]
                                 }),
-                                let holder = scan.node(at: hit.holder, address: { objects[$0] }) {
+                                let holder = scan.node(at: hit.holder, address: { objects[$0] })
+                            {
                                 unreadFieldType[position] = scan.typeName(ofNode: holder)
                             }
                         }
@@ -122,7 +125,8 @@ enum RetainerSearch {
             }
             let root = chain[0]
             let unexplained = Int(scan.strongGraph.retainCounts[root]) - reversed.inDegree(of: root)
-            return RetainerChain(links: links, holder: RetainerChain.Holder(kind: .unknown), unexplainedRetains: max(unexplained, 1))
+            return RetainerChain(
+                links: links, holder: RetainerChain.Holder(kind: .unknown), unexplainedRetains: max(unexplained, 1))
         }
     }
 }

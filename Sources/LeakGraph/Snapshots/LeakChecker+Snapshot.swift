@@ -64,7 +64,9 @@ extension LeakChecker {
     package static func measuredCheck(
         liveTypes: Bool, orphanScan: Bool, snapshot: Bool, progress: @escaping LeakCheckProgress
     ) -> (check: MeasuredLeakCheck, snapshot: HeapSnapshot?) {
-        guard snapshot else { return (measuredCheck(liveTypes: liveTypes, orphanScan: orphanScan, progress: progress), nil) }
+        guard snapshot else {
+            return (measuredCheck(liveTypes: liveTypes, orphanScan: orphanScan, progress: progress), nil)
+        }
         return Recorder.ignoringCurrentThread {
             var capture: SnapshotCapture?
             let program = LeakReport.Program(path: "", arguments: [], exitStatus: 0)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import FoundationEssentials
 import LeakGraphAnalysis
@@ -46,7 +46,7 @@ struct SnapshotCapture {
                 candidate: { index in
                     let address = objects[scan.recordPosition(ofNode: roots[candidates[index]])]
                     let size = UInt(Recorder.frozenRecord(at: address)?.size ?? 16)
-                    return address ..< address + max(size, 16)
+                    return address..<address + max(size, 16)
                 },
                 objects: objects)
             if let result {
@@ -59,7 +59,9 @@ struct SnapshotCapture {
                     let untracked = result.firstUntrackedHolder[candidate]
                     if untracked != 0 {
                         words[root] = (untracked, nil)
-                    } else if let holder = firstTracked[candidate], let node = scan.node(at: holder, address: { objects[$0] }) {
+                    } else if let holder = firstTracked[candidate],
+                        let node = scan.node(at: holder, address: { objects[$0] })
+                    {
                         words[root] = (0, scan.typeName(ofNode: node))
                     }
                 }
@@ -68,11 +70,13 @@ struct SnapshotCapture {
 
         progress?("snapshot", 0, scan.liveObjects)
         var snapshot = frozen.walker.snapshotTables(
-            of: scan, address: { frozen.objects[$0] }, record: frozen.record, progress: progress.map { report in { report("snapshot", $0, $1) } })
+            of: scan, address: { frozen.objects[$0] }, record: frozen.record,
+            progress: progress.map { report in { report("snapshot", $0, $1) } })
         for node in frozen.leaked { snapshot.objects.flags[node].insert(.leaked) }
         for node in frozen.orphans { snapshot.objects.flags[node].insert(.orphan) }
         snapshot.roots = zip(roots, unexplained).map { HeapSnapshot.Root(object: $0, unexplainedRetains: max($1, 0)) }
-        return SnapshotCapture(snapshot: snapshot, holderWords: words, scanned: scanned, trackedObjects: scan.trackedObjects)
+        return SnapshotCapture(
+            snapshot: snapshot, holderWords: words, scanned: scanned, trackedObjects: scan.trackedObjects)
     }
 
     /// The finished snapshot: creation stacks symbolized (user frames marked, the allocation machinery
@@ -87,7 +91,7 @@ struct SnapshotCapture {
         // A type is the program's when its module is not the toolchain's; without a module (closure
         // contexts, boxes), when one of its objects was made by the program's own code.
         var madeByProgram = [Bool](repeating: false, count: snapshot.types.count)
-        for object in 0 ..< snapshot.objects.count {
+        for object in 0..<snapshot.objects.count {
             let stack = snapshot.objects.stack[object]
             if stack >= 0, stackHasProgramFrame[Int(stack)] { madeByProgram[Int(snapshot.objects.type[object])] = true }
         }
@@ -122,7 +126,8 @@ struct SnapshotCapture {
             rawStacks.append(raw)
         }
         guard !rawStacks.isEmpty else { return [] }
-        let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let symbolizer = try? Symbolizer()
         var frameIndex: [HeapSnapshot.Frame: Int] = [:]
         var frames: [HeapSnapshot.Frame] = []
@@ -138,7 +143,9 @@ struct SnapshotCapture {
                     case .library: .library
                     case .runtime: .runtime
                     }
-                return HeapSnapshot.Frame(function: frame.function, file: frame.file, line: frame.line, module: frame.module, category: category)
+                return HeapSnapshot.Frame(
+                    function: frame.function, file: frame.file, line: frame.line, module: frame.module,
+                    category: category)
             }
             // The allocation machinery (the hook, swift_allocObject) is left out, unless it is all there is.
             if stackFrames.contains(where: { $0.category != .runtime }) {

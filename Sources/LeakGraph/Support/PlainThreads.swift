@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Threads and sleeps without Foundation: the library `leakgraph run` loads into a checked program
@@ -10,11 +10,13 @@ enum PlainThreads {
     static func detach(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Body(run: body)).toOpaque()
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            body.run()
-            return nil
-        }, box)
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+                body.run()
+                return nil
+            }, box)
         if started == 0 {
             pthread_detach(thread)
         } else {

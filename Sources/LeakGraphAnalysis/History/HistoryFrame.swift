@@ -30,11 +30,16 @@ public struct HistoryFrame: Sendable, Hashable {
     /// copy, a partial-apply forwarder, or a merged function. The store site is its caller.
     public var isAccessorOrThunk: Bool {
         let name = function
-        for marker in [".setter : ", ".modify : ", ".didset : ", ".willset : ", ".init : ", ".unsafeMutableAddressor : "]
+        for marker in [
+            ".setter : ", ".modify : ", ".didset : ", ".willset : ", ".init : ", ".unsafeMutableAddressor : ",
+        ]
         where name.contains(marker) {
             return true
         }
-        for prefix in ["reabstraction thunk", "thunk for ", "outlined ", "partial apply forwarder", "merged ", "protocol witness for ", "dispatch thunk of ", "vtable thunk"]
+        for prefix in [
+            "reabstraction thunk", "thunk for ", "outlined ", "partial apply forwarder", "merged ",
+            "protocol witness for ", "dispatch thunk of ", "vtable thunk",
+        ]
         where name.hasPrefix(prefix) {
             return true
         }
@@ -46,7 +51,8 @@ public struct HistoryFrame: Sendable, Hashable {
     public var isDestroying: Bool {
         let name = function
         return name.hasSuffix(".deinit") || name.contains("__deallocating_deinit") || name.contains(".deinit ")
-            || name.hasPrefix("outlined destroy") || name.hasPrefix("outlined consume") || name.contains("destroy value witness")
+            || name.hasPrefix("outlined destroy") || name.hasPrefix("outlined consume")
+            || name.contains("destroy value witness")
             || name.contains("destroyWithCopy")
     }
 
@@ -58,7 +64,8 @@ public struct HistoryFrame: Sendable, Hashable {
         let name = function
         for marker in [".getter : ", ".read : ", ".unsafeAddressor : ", ".modify : ", "__allocating_init"]
         where name.contains(marker) {
-            return true  // accessors that yield, and allocating initializers (identical ones are folded: any type's name)
+            // Accessors that yield, and allocating initializers (identical ones are folded: any type's name).
+            return true
         }
         guard var result = Self.resultType(of: name) else { return false }
         if let closureEnd = result.firstRange(of: " in ") {

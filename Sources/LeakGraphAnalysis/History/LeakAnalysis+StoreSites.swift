@@ -90,12 +90,14 @@ extension LeakAnalysis {
         let candidates = plus.map(Self.candidate)
         var result: [Int: StoreSite] = [:]
         guard history.complete else {
-            let reason = "its history does not start at its allocation (it was made before recording began, or events were lost)"
+            let reason =
+                "its history does not start at its allocation (it was made before recording began, or events were lost)"
             for edge in edges { result[edge] = .notKnown(reason, candidates: Self.few(candidates)) }
             return result
         }
         guard history.netCount == object.retainCount else {
-            let reason = "its recorded retains and releases add up to \(history.netCount), its retain count is \(object.retainCount): some were made where LeakGraph does not see them"
+            let reason =
+                "its recorded retains and releases add up to \(history.netCount), its retain count is \(object.retainCount): some were made where LeakGraph does not see them"
             for edge in edges { result[edge] = .notKnown(reason, candidates: Self.few(candidates)) }
             return result
         }
@@ -154,7 +156,8 @@ extension LeakAnalysis {
     private static func siteKey(_ candidate: StoreSite.Candidate) -> String {
         guard let frame = candidate.frame else { return "stack \(candidate.stackID.map(String.init) ?? "-")" }
         let caller = candidate.caller.map { "\($0.function)|\($0.line.map(String.init) ?? "")" } ?? ""
-        return "\(frame.function)|\(frame.file ?? "")|\(frame.line.map(String.init) ?? "")|\(candidate.evidence)|\(caller)"
+        return
+            "\(frame.function)|\(frame.file ?? "")|\(frame.line.map(String.init) ?? "")|\(candidate.evidence)|\(caller)"
     }
 
     private static func sameSite(_ a: StoreSite.Candidate, _ b: StoreSite.Candidate) -> Bool {
@@ -165,7 +168,8 @@ extension LeakAnalysis {
     private static func few(_ candidates: [StoreSite.Candidate]) -> [StoreSite.Candidate] {
         var seen: Set<String> = []
         var kept: [StoreSite.Candidate] = []
-        for candidate in candidates.sorted(by: { $0.sequence < $1.sequence }) where seen.insert(siteKey(candidate)).inserted {
+        for candidate in candidates.sorted(by: { $0.sequence < $1.sequence })
+        where seen.insert(siteKey(candidate)).inserted {
             kept.append(candidate)
             if kept.count == 5 { break }
         }

@@ -53,7 +53,9 @@ struct RetainBalancer {
                 let chain = stack.filter(\.isUserCode).map(\.function)
                 var field = false
                 for frame in stack {
-                    if frame.isDestroying || (frame.isUserCode && frame.isAccessorOrThunk && !frame.function.hasPrefix("thunk")) {
+                    if frame.isDestroying
+                        || (frame.isUserCode && frame.isAccessorOrThunk && !frame.function.hasPrefix("thunk"))
+                    {
                         field = true
                         break
                     }

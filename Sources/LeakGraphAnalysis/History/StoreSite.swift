@@ -48,7 +48,9 @@ public struct StoreSite: Sendable, Hashable {
         public var isAllocation: Bool { evidence == .allocation }
 
         /// Creates a candidate.
-        public init(stackID: UInt32?, frame: HistoryFrame?, caller: HistoryFrame? = nil, evidence: Evidence, sequence: Int) {
+        public init(
+            stackID: UInt32?, frame: HistoryFrame?, caller: HistoryFrame? = nil, evidence: Evidence, sequence: Int
+        ) {
             self.stackID = stackID
             self.frame = frame
             self.caller = caller

@@ -56,16 +56,16 @@ public struct DominatorTree: Sendable, Equatable {
 
         // Predecessors of every reached node, by number (unreached sources are no predecessors).
         var predecessorOffsets = [UInt32](repeating: 0, count: count + 1)
-        for source in 0 ..< nodeCount where number[source] != none {
-            for edge in Int(offsets[source]) ..< Int(offsets[source + 1]) {
+        for source in 0..<nodeCount where number[source] != none {
+            for edge in Int(offsets[source])..<Int(offsets[source + 1]) {
                 predecessorOffsets[Int(number[Int(targets[edge])]) + 1] += 1
             }
         }
-        for index in 0 ..< count { predecessorOffsets[index + 1] += predecessorOffsets[index] }
+        for index in 0..<count { predecessorOffsets[index + 1] += predecessorOffsets[index] }
         var fill = predecessorOffsets
         var predecessors = [UInt32](repeating: 0, count: Int(predecessorOffsets[count]))
-        for source in 0 ..< nodeCount where number[source] != none {
-            for edge in Int(offsets[source]) ..< Int(offsets[source + 1]) {
+        for source in 0..<nodeCount where number[source] != none {
+            for edge in Int(offsets[source])..<Int(offsets[source + 1]) {
                 let target = Int(number[Int(targets[edge])])
                 predecessors[Int(fill[target])] = number[source]
                 fill[target] += 1
@@ -75,7 +75,7 @@ public struct DominatorTree: Sendable, Equatable {
 
         // 2. Semidominators, then immediate dominators relative to them, in reverse preorder. All by number.
         var semi = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for index in 0 ..< count { buffer[index] = UInt32(index) }
+            for index in 0..<count { buffer[index] = UInt32(index) }
             initialized = count
         }
         var label = semi
@@ -106,7 +106,7 @@ public struct DominatorTree: Sendable, Equatable {
 
         if count > 1 {
             for w in stride(from: count - 1, through: 1, by: -1) {
-                for edge in Int(predecessorOffsets[w]) ..< Int(predecessorOffsets[w + 1]) {
+                for edge in Int(predecessorOffsets[w])..<Int(predecessorOffsets[w + 1]) {
                     let u = evaluate(predecessors[edge])
                     if semi[Int(u)] < semi[w] { semi[w] = semi[Int(u)] }
                 }
@@ -124,14 +124,14 @@ public struct DominatorTree: Sendable, Equatable {
                 }
             }
             // 3. Immediate dominators, in preorder.
-            for w in 1 ..< count where dominator[w] != semi[w] {
+            for w in 1..<count where dominator[w] != semi[w] {
                 dominator[w] = dominator[Int(dominator[w])]
             }
         }
 
         var immediate = [UInt32](repeating: none, count: nodeCount)
         immediate[root] = UInt32(root)
-        for w in 1 ..< max(count, 1) {
+        for w in 1..<max(count, 1) {
             immediate[Int(vertex[w])] = vertex[Int(dominator[w])]
         }
         self.root = root

@@ -7,7 +7,9 @@ extension LeakAnalysis {
     /// for exactly the leaked nodes.
     ///
     /// - Complexity: O(*n* + *e*).
-    package static func rootsAndReach(of graph: StrongReferenceGraph, orphans: [Int] = []) -> (roots: [Int], reached: [Bool]) {
+    package static func rootsAndReach(of graph: StrongReferenceGraph, orphans: [Int] = []) -> (
+        roots: [Int], reached: [Bool]
+    ) {
         let counts = graph.retainCounts
         var isOrphan = [Bool](repeating: false, count: orphans.isEmpty ? 0 : graph.nodeCount)
         for node in orphans { isOrphan[node] = true }

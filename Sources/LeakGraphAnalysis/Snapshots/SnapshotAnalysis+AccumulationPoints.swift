@@ -49,15 +49,20 @@ extension SnapshotAnalysis {
         }
         for top in tops where Double(retainedSizes[top]) >= minimumShare * Double(total) {
             var current = top
-            while let biggest = children(of: current).first, Double(retainedSizes[Int(biggest)]) >= 0.8 * Double(retainedSizes[current]) {
+            while let biggest = children(of: current).first,
+                Double(retainedSizes[Int(biggest)]) >= 0.8 * Double(retainedSizes[current])
+            {
                 current = Int(biggest)
             }
             guard listed.insert(current).inserted else { continue }
             points.append(point(.largeShare, object: current, holder: top, snapshot: snapshot, total: total))
         }
         var collections: [AccumulationPoint] = []
-        for node in 0 ..< superRoot where Int(childOffsets[node + 1] - childOffsets[node]) >= minimumChildren && !listed.contains(node) {
-            let candidate = point(.manyOfOneType, object: node, holder: dominators(of: node).first ?? node, snapshot: snapshot, total: total)
+        for node in 0..<superRoot
+        where Int(childOffsets[node + 1] - childOffsets[node]) >= minimumChildren && !listed.contains(node) {
+            let candidate = point(
+                .manyOfOneType, object: node, holder: dominators(of: node).first ?? node, snapshot: snapshot,
+                total: total)
             if candidate.childCount >= minimumChildren {
                 collections.append(candidate)
             }
@@ -78,7 +83,8 @@ extension SnapshotAnalysis {
         let main = byType.max { ($0.value.bytes, $1.key) < ($1.value.bytes, $0.key) }
         return AccumulationPoint(
             reason: reason, object: object, holder: holder, retainedBytes: retainedSizes[object],
-            share: Double(retainedSizes[object]) / Double(total), childType: main?.key, childCount: main?.value.count ?? 0,
+            share: Double(retainedSizes[object]) / Double(total), childType: main?.key,
+            childCount: main?.value.count ?? 0,
             childBytes: main?.value.bytes ?? 0)
     }
 }

@@ -72,7 +72,7 @@ public struct SnapshotAnalysis: Sendable {
         if unreached.contains(true) {
             let components = StronglyConnectedComponents.compute(adjacency, included: unreached)
             var referenced = [Bool](repeating: false, count: components.count)
-            for node in 0 ..< count where unreached[node] {
+            for node in 0..<count where unreached[node] {
                 for target in adjacency.neighbors(of: node) where unreached[target] {
                     if components.component[target] != components.component[node] {
                         referenced[components.component[target]] = true
@@ -80,7 +80,7 @@ public struct SnapshotAnalysis: Sendable {
                 }
             }
             var groupOfComponent = [Int](repeating: -1, count: components.count)
-            for node in 0 ..< count where unreached[node] {
+            for node in 0..<count where unreached[node] {
                 let component = components.component[node]
                 guard !referenced[component] else { continue }
                 if groupOfComponent[component] < 0 {
@@ -117,7 +117,7 @@ public struct SnapshotAnalysis: Sendable {
             let node = Int(queue[head])
             head += 1
             let next: Int32 = node >= count ? 0 : distances[node] + 1
-            for edge in Int(offsets[node]) ..< Int(offsets[node + 1]) {
+            for edge in Int(offsets[node])..<Int(offsets[node + 1]) {
                 let target = Int(targets[edge])
                 guard !seen[target] else { continue }
                 seen[target] = true
@@ -133,7 +133,7 @@ public struct SnapshotAnalysis: Sendable {
         // Retained sizes: each node's own size added to its dominator's, in reverse preorder.
         var retained = [UInt64](repeating: 0, count: nodeCount)
         var total: UInt64 = 0
-        for object in 0 ..< count {
+        for object in 0..<count {
             retained[object] = snapshot.objects.size[object]
             total += snapshot.objects.size[object]
         }
@@ -175,8 +175,10 @@ public struct SnapshotAnalysis: Sendable {
         childOffsets: [UInt32], children: [UInt32]
     ) -> [GroupTotals] {
         let count = snapshot.objects.count
-        var rows = (0 ..< groupCount).map { GroupTotals(group: $0, count: 0, shallowBytes: 0, retainedBytes: 0, leakedCount: 0) }
-        for object in 0 ..< count {
+        var rows = (0..<groupCount).map {
+            GroupTotals(group: $0, count: 0, shallowBytes: 0, retainedBytes: 0, leakedCount: 0)
+        }
+        for object in 0..<count {
             let group = Int(groups[object])
             rows[group].count += 1
             rows[group].shallowBytes += snapshot.objects.size[object]
@@ -207,19 +209,19 @@ public struct SnapshotAnalysis: Sendable {
     /// by node.
     private static func children(of tree: DominatorTree, nodeCount: Int, retained: [UInt64]) -> ([UInt32], [UInt32]) {
         var offsets = [UInt32](repeating: 0, count: nodeCount + 1)
-        for node in 0 ..< nodeCount where node != tree.root && tree.isReached(node) {
+        for node in 0..<nodeCount where node != tree.root && tree.isReached(node) {
             offsets[Int(tree.immediateDominators[node]) + 1] += 1
         }
-        for node in 0 ..< nodeCount { offsets[node + 1] += offsets[node] }
+        for node in 0..<nodeCount { offsets[node + 1] += offsets[node] }
         var fill = offsets
         var children = [UInt32](repeating: 0, count: Int(offsets[nodeCount]))
-        for node in 0 ..< nodeCount where node != tree.root && tree.isReached(node) {
+        for node in 0..<nodeCount where node != tree.root && tree.isReached(node) {
             let dominator = Int(tree.immediateDominators[node])
             children[Int(fill[dominator])] = UInt32(node)
             fill[dominator] += 1
         }
-        for node in 0 ..< nodeCount where offsets[node + 1] - offsets[node] > 1 {
-            children[Int(offsets[node]) ..< Int(offsets[node + 1])].sort {
+        for node in 0..<nodeCount where offsets[node + 1] - offsets[node] > 1 {
+            children[Int(offsets[node])..<Int(offsets[node + 1])].sort {
                 retained[Int($0)] != retained[Int($1)] ? retained[Int($0)] > retained[Int($1)] : $0 < $1
             }
         }
@@ -228,7 +230,7 @@ public struct SnapshotAnalysis: Sendable {
 
     /// The nodes `node` immediately dominates, most retained bytes first.
     public func children(of node: Int) -> ArraySlice<UInt32> {
-        children[Int(childOffsets[node]) ..< Int(childOffsets[node + 1])]
+        children[Int(childOffsets[node])..<Int(childOffsets[node + 1])]
     }
 
     /// The leak group of node `node` (a node above `superRoot`), or `nil` when it is an object or the

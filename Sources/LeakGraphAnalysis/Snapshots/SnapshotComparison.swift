@@ -61,7 +61,7 @@ public struct SnapshotComparison: Sendable, Equatable {
         func signatures(_ snapshot: HeapSnapshot) -> [Int] {
             let stacks = snapshot.stacks.map { $0.map { snapshot.frames[$0] }.hashValue }
             let types = snapshot.types.map(\.name.hashValue)
-            return (0 ..< snapshot.objects.count).map { object in
+            return (0..<snapshot.objects.count).map { object in
                 var hasher = Hasher()
                 hasher.combine(snapshot.objects.address[object])
                 hasher.combine(types[Int(snapshot.objects.type[object])])
@@ -72,18 +72,26 @@ public struct SnapshotComparison: Sendable, Equatable {
         }
         let oldSignatures = signatures(old)
         var oldByAddress = [UInt64: Int](minimumCapacity: old.objects.count)
-        for object in 0 ..< old.objects.count { oldByAddress[old.objects.address[object]] = object }
+        for object in 0..<old.objects.count { oldByAddress[old.objects.address[object]] = object }
         let newSignatures = signatures(new)
         var rows: [String: Row] = [:]
         var kept = 0
-        for object in 0 ..< old.objects.count {
-            rows[oldKeys[object], default: Row(key: oldKeys[object], oldCount: 0, oldBytes: 0, newCount: 0, newBytes: 0, kept: 0, change: .unchanged)]
-                .oldCount += 1
+        for object in 0..<old.objects.count {
+            rows[
+                oldKeys[object],
+                default: Row(
+                    key: oldKeys[object], oldCount: 0, oldBytes: 0, newCount: 0, newBytes: 0, kept: 0,
+                    change: .unchanged)
+            ]
+            .oldCount += 1
             rows[oldKeys[object]]!.oldBytes += old.objects.size[object]
         }
-        for object in 0 ..< new.objects.count {
+        for object in 0..<new.objects.count {
             let key = newKeys[object]
-            rows[key, default: Row(key: key, oldCount: 0, oldBytes: 0, newCount: 0, newBytes: 0, kept: 0, change: .unchanged)].newCount += 1
+            rows[
+                key,
+                default: Row(key: key, oldCount: 0, oldBytes: 0, newCount: 0, newBytes: 0, kept: 0, change: .unchanged)
+            ].newCount += 1
             rows[key]!.newBytes += new.objects.size[object]
             if let match = oldByAddress[new.objects.address[object]], oldSignatures[match] == newSignatures[object] {
                 rows[key]!.kept += 1
@@ -94,10 +102,13 @@ public struct SnapshotComparison: Sendable, Equatable {
         for index in result.indices {
             let row = result[index]
             result[index].change =
-                row.oldCount == 0 ? .new
-                : row.newCount == 0 ? .gone
-                : (row.newBytes, row.newCount) > (row.oldBytes, row.oldCount) ? .grown
-                : (row.newBytes, row.newCount) < (row.oldBytes, row.oldCount) ? .shrunk : .unchanged
+                row.oldCount == 0
+                ? .new
+                : row.newCount == 0
+                    ? .gone
+                    : (row.newBytes, row.newCount) > (row.oldBytes, row.oldCount)
+                        ? .grown
+                        : (row.newBytes, row.newCount) < (row.oldBytes, row.oldCount) ? .shrunk : .unchanged
         }
         result.sort { ($0.byteDelta, $0.countDelta, $1.key) > ($1.byteDelta, $1.countDelta, $0.key) }
         self.rows = result

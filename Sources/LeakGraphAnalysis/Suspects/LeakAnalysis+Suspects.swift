@@ -71,11 +71,12 @@ extension LeakAnalysis {
         for index in edges {
             let reference = graph.references[index]
             if let from = local[reference.from], let to = local[reference.to],
-                components.component[from] == components.component[to] {
+                components.component[from] == components.component[to]
+            {
                 partEdges[components.component[from]].append(index)
             }
         }
-        return (0 ..< components.count).compactMap { part in
+        return (0..<components.count).compactMap { part in
             partMembers[part].count > 1 || !partEdges[part].isEmpty ? (partMembers[part], partEdges[part]) : nil
         }
     }
@@ -139,7 +140,9 @@ private struct SuspectFinder {
     }
 
     /// Rule 2: a closure that leads back to the object holding it (`pairs`: the cycle's edges as pairs).
-    private mutating func closureCapturingHolder(_ cycle: RootCycle, _ edges: [Int], _ pairs: Set<Pair>) -> SuspectReference? {
+    private mutating func closureCapturingHolder(_ cycle: RootCycle, _ edges: [Int], _ pairs: Set<Pair>)
+        -> SuspectReference?
+    {
         var best: Candidate?
         for index in edges where graph.references[index].path.isClosure {
             let reference = graph.references[index]
@@ -152,11 +155,14 @@ private struct SuspectFinder {
         let closure = name.isEmpty ? "a closure" : "the closure stored in `\(name)`"
         let reason =
             switch best.key[0] {
-            case 0: "\(closure) captures the object that holds it (its only capture, so its context is the object itself)"
+            case 0:
+                "\(closure) captures the object that holds it (its only capture, so its context is the object itself)"
             case 1: "\(closure) captures the object that holds it"
             default: "\(closure) leads back, through what it captures, to the object that holds it"
             }
-        return make(cycle, best.reference, .closureCapturingHolder, reason: reason, hint: closureHint(best.reference, edges: edges))
+        return make(
+            cycle, best.reference, .closureCapturingHolder, reason: reason,
+            hint: closureHint(best.reference, edges: edges))
     }
 
     /// After rule 2: the Continuation of the stream a waiting task awaits, kept only inside the cycle.
@@ -178,7 +184,9 @@ private struct SuspectFinder {
     }
 
     /// Rule 3: a reference back to the object that keeps the source in a collection.
-    private mutating func referenceToContainer(_ cycle: RootCycle, _ edges: [Int], _ pairs: Set<Pair>) -> SuspectReference? {
+    private mutating func referenceToContainer(_ cycle: RootCycle, _ edges: [Int], _ pairs: Set<Pair>)
+        -> SuspectReference?
+    {
         let references = graph.references
         var storagesOf: [Int: [(storage: Int, path: ReferencePath)]] = [:]
         for index in edges {
@@ -194,7 +202,8 @@ private struct SuspectFinder {
             guard reference.from != reference.to, !isSynthetic(reference.from), let storages = storagesOf[reference.to]
             else { continue }
             if let holding = storages.first(where: { pairs.contains(Pair($0.storage, reference.from)) }) {
-                consider(&best, Candidate(key: [reference.from, index], reference: index, note: holding.path.propertyName))
+                consider(
+                    &best, Candidate(key: [reference.from, index], reference: index, note: holding.path.propertyName))
             }
         }
         guard let best else { return nil }
@@ -205,7 +214,8 @@ private struct SuspectFinder {
         return make(
             cycle, best.reference, .referenceToContainer,
             reason: "it points back to the object that keeps this one \(place)",
-            hint: declarationHint(best.reference) ?? (name.isEmpty ? "make this back-reference weak" : Self.weakHint(path, name: name))
+            hint: declarationHint(best.reference)
+                ?? (name.isEmpty ? "make this back-reference weak" : Self.weakHint(path, name: name))
         )
     }
 
@@ -227,7 +237,8 @@ private struct SuspectFinder {
         return make(
             cycle, index, .selfReference, reason: "the object references itself",
             hint: declarationHint(index)
-                ?? (name.isEmpty ? "break the self-reference" : "break the self-reference: set `\(name)` to nil when done\(weak)")
+                ?? (name.isEmpty
+                    ? "break the self-reference" : "break the self-reference: set `\(name)` to nil when done\(weak)")
         )
     }
 
@@ -339,7 +350,8 @@ private struct SuspectFinder {
         }
         // The class objects the context captures (directly, or inside a captured struct), in the cycle.
         let captured = edges.map { graph.references[$0] }.filter { edge in
-            edge.from == contextNode && edge.path.steps.first.map { if case .capture = $0 { true } else { false } } == true
+            edge.from == contextNode
+                && edge.path.steps.first.map { if case .capture = $0 { true } else { false } } == true
                 && graph.nodes[edge.to].kind == .class
         }.map { graph.nodes[$0.to].typeName }
         guard let function = context.formingFunction(contextNode) else {
@@ -383,7 +395,9 @@ private struct SuspectFinder {
                     if depth == 0 { break }
                     depth -= 1
                 }
-                if depth == 0 && character == ":" && atStart { labels += current.trimmingCharacters() + ":"; atStart = false; current = ""; continue }
+                if depth == 0 && character == ":" && atStart {
+                    labels += current.trimmingCharacters() + ":"; atStart = false; current = ""; continue
+                }
                 if depth == 0 && character == "," { atStart = true; current = ""; continue }
                 if atStart { current.append(character) }
             }

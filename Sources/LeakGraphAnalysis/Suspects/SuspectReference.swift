@@ -29,7 +29,9 @@ public struct SuspectReference: Sendable, Hashable {
     public var hint: String
 
     /// Creates a suspect.
-    public init(cycle: Int, reference: Int, from: Int, to: Int, path: ReferencePath, rule: Rule, reason: String, hint: String) {
+    public init(
+        cycle: Int, reference: Int, from: Int, to: Int, path: ReferencePath, rule: Rule, reason: String, hint: String
+    ) {
         self.cycle = cycle
         self.reference = reference
         self.from = from

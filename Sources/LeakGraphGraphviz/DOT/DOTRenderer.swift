@@ -83,7 +83,8 @@ public enum DOTRenderer {
             result.append(overview(index, families: families, options: options))
         }
         for family in families.prefix(max(0, options.cycleGraphLimit)) {
-            result.append(cycleGraph(index, cycle: family.representative, family: family.cycles.count, options: options))
+            result.append(
+                cycleGraph(index, cycle: family.representative, family: family.cycles.count, options: options))
         }
         return result
     }
@@ -126,7 +127,8 @@ public enum DOTRenderer {
         let alike = family > 1 ? " and \(ReportNaming.grouped(family - 1)) more like it" : ""
         let title = "Root cycle #\(cycle + 1)\(alike): \(summary.memberText)"
         // Text after a bold run starts with a no-break space: SVG drops a leading ordinary space.
-        var label = "<B>\(DOTText.htmlEscaped("Root cycle #\(cycle + 1)\(alike)"))</B>"
+        var label =
+            "<B>\(DOTText.htmlEscaped("Root cycle #\(cycle + 1)\(alike)"))</B>"
             + DOTText.htmlEscaped("\u{A0}· \(summary.memberText)")
         if !held.isEmpty {
             label += DOTText.htmlEscaped(" · holds \(summary.heldText)")
@@ -142,9 +144,11 @@ public enum DOTRenderer {
         // The fix hint is in the tooltips of the graph and of the suspect edge, not in the title.
         var smallLines: [String] = []
         if let suspect = value.suspect, let name = suspectName(index, value) {
-            label += "<BR/><FONT COLOR=\"\(GraphStyle.suspectColor)\">"
+            label +=
+                "<BR/><FONT COLOR=\"\(GraphStyle.suspectColor)\">"
                 + DOTText.htmlEscaped("⚠ suspect: \(name)") + "</FONT>"
-            tooltip.append("⚠ suspect: \(name) — \(CodeSpans.plain(suspect.reason))\nFix: \(CodeSpans.plain(suspect.hint))")
+            tooltip.append(
+                "⚠ suspect: \(name) — \(CodeSpans.plain(suspect.reason))\nFix: \(CodeSpans.plain(suspect.hint))")
         }
         if let fingerprint = value.fingerprint {
             smallLines.append("fingerprint \(fingerprint)")
@@ -156,17 +160,20 @@ public enum DOTRenderer {
         }
         if let suppressed = value.suppressed {
             smallLines.append("suppressed by the baseline: \(suppressed.entry)")
-            tooltip.append("suppressed by the baseline \(suppressed.baseline): \(suppressed.entry)"
-                + (suppressed.reason.map { " — \($0)" } ?? ""))
+            tooltip.append(
+                "suppressed by the baseline \(suppressed.baseline): \(suppressed.entry)"
+                    + (suppressed.reason.map { " — \($0)" } ?? ""))
         }
         for line in smallLines {
-            label += "<BR/><FONT COLOR=\"\(GraphStyle.detailColor)\">"
+            label +=
+                "<BR/><FONT COLOR=\"\(GraphStyle.detailColor)\">"
                 + DOTText.htmlEscaped(line) + "</FONT>"
         }
         let name = "cycle-\(cycle + 1)"
         return DOTGraph(
             subject: .cycle(cycle), name: name, title: title,
-            text: builder.dotText(name: name, label: label, tooltip: tooltip.joined(separator: "\n"), engine: engine, edges: edges),
+            text: builder.dotText(
+                name: name, label: label, tooltip: tooltip.joined(separator: "\n"), engine: engine, edges: edges),
             engine: engine, nodeCount: builder.nodes.count, edgeCount: edges.count, isCollapsed: builder.isCollapsed
         )
     }
@@ -198,7 +205,8 @@ public enum DOTRenderer {
                 text += DOTText.htmlEscaped(" · holds \(summary.heldText)")
             }
             if let name = suspectName(index, value) {
-                text += "<BR/><FONT COLOR=\"\(GraphStyle.suspectColor)\">"
+                text +=
+                    "<BR/><FONT COLOR=\"\(GraphStyle.suspectColor)\">"
                     + DOTText.htmlEscaped("⚠ suspect: \(name)") + "</FONT>"
             }
             if value.knownLibraryLeak != nil {
@@ -207,9 +215,11 @@ public enum DOTRenderer {
             if value.suppressed != nil {
                 text += "<BR/><FONT COLOR=\"\(GraphStyle.detailColor)\">suppressed by the baseline</FONT>"
             }
-            let alike = family.cycles.count > 1 ? " and \(ReportNaming.grouped(family.cycles.count - 1)) more like it" : ""
+            let alike =
+                family.cycles.count > 1 ? " and \(ReportNaming.grouped(family.cycles.count - 1)) more like it" : ""
             let cluster = builder.addCluster(
-                id: "cycle-\(cycle + 1)", label: "<B>\(DOTText.htmlEscaped("Root cycle #\(cycle + 1)\(alike)"))</B>" + text,
+                id: "cycle-\(cycle + 1)",
+                label: "<B>\(DOTText.htmlEscaped("Root cycle #\(cycle + 1)\(alike)"))</B>" + text,
                 tooltip: "Root cycle #\(cycle + 1)\(alike): \(summary.memberText)"
             )
             if full {
@@ -227,9 +237,11 @@ public enum DOTRenderer {
         if !unlisted.isEmpty, builder.nodes.count < options.overviewNodeLimit {
             let bytes = unlisted.reduce(0) { $0 + report.leaks[$1].size }
             let cluster = builder.addCluster(
-                id: "other", label: "<B>Other leaked objects</B>" + DOTText.htmlEscaped(
-                    "\u{A0}· \(ReportNaming.count(unlisted.count, "object")), \(ReportNaming.count(bytes, "byte"))"
-                ),
+                id: "other",
+                label: "<B>Other leaked objects</B>"
+                    + DOTText.htmlEscaped(
+                        "\u{A0}· \(ReportNaming.count(unlisted.count, "object")), \(ReportNaming.count(bytes, "byte"))"
+                    ),
                 tooltip: "Leaked objects outside every root cycle"
             )
             if full {
@@ -253,9 +265,11 @@ public enum DOTRenderer {
 
         let program = ReportNaming.programName(report.program)
         let summary = report.summary
-        let title = "\(program): \(ReportNaming.count(summary.leakedObjects, "leaked object")), "
+        let title =
+            "\(program): \(ReportNaming.count(summary.leakedObjects, "leaked object")), "
             + "\(ReportNaming.count(summary.leakedBytes, "byte")) in \(ReportNaming.count(summary.rootCycles, "root cycle"))"
-        let label = "<B>\(DOTText.htmlEscaped(program))</B>"
+        let label =
+            "<B>\(DOTText.htmlEscaped(program))</B>"
             + DOTText.htmlEscaped(
                 "\u{A0}· \(ReportNaming.count(summary.leakedObjects, "leaked object")), "
                     + "\(ReportNaming.count(summary.leakedBytes, "byte")) · "

@@ -47,6 +47,6 @@ enum DOTText {
 
     /// C0 and C1 control characters and DEL (tab included: labels have no use for it).
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F ... 0x9F).contains(scalar.value)
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

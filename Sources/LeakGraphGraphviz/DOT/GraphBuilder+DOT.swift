@@ -19,7 +19,8 @@ extension GraphBuilder {
         var lines: [String] = []
         lines.append("digraph \(DOTText.quoted(name)) {")
         var graph: [(key: String, value: String)] = [
-            ("id", DOTText.quoted("graph-" + name)), ("label", "<\(label)>"), ("tooltip", DOTText.quotedTooltip(tooltip)),
+            ("id", DOTText.quoted("graph-" + name)), ("label", "<\(label)>"),
+            ("tooltip", DOTText.quotedTooltip(tooltip)),
         ]
         graph += GraphStyle.graphAttributes
         if engine != .dot {
@@ -92,10 +93,10 @@ extension GraphBuilder {
         guard items.count > columns else { return [] }
         var lines: [String] = []
         let invisible = "[style=\"invis\", arrowhead=\"none\"]"
-        for row in 1 ... (items.count - 1) / columns {
+        for row in 1...(items.count - 1) / columns {
             let anchor = DOTText.quoted("row\(row)")
             lines.append("  \(anchor) [shape=\"point\", style=\"invis\", width=0, height=0, label=\"\"]")
-            for item in items[(row - 1) * columns ..< row * columns] {
+            for item in items[(row - 1) * columns..<row * columns] {
                 for node in item {
                     lines.append("  \(DOTText.quoted(nodes[node].id)) -> \(anchor) \(invisible)")
                 }
@@ -103,7 +104,7 @@ extension GraphBuilder {
             // Every node of the next row hangs from the anchor, pulled up to it (weight 10 against the
             // weight 1 of the edges to the next anchor), so the row's clusters start on one line.
             let hanging = "[style=\"invis\", arrowhead=\"none\", weight=10]"
-            for item in items[(row * columns) ..< min(items.count, (row + 1) * columns)] {
+            for item in items[(row * columns)..<min(items.count, (row + 1) * columns)] {
                 for node in item {
                     lines.append("  \(anchor) -> \(DOTText.quoted(nodes[node].id)) \(hanging)")
                 }

@@ -118,7 +118,8 @@ struct GraphBuilder {
             if let place = site?.place {
                 detail += " · " + place
             }
-            let label = "<B>\(DOTText.htmlEscaped(Self.shortened(name)))</B><BR/>"
+            let label =
+                "<B>\(DOTText.htmlEscaped(Self.shortened(name)))</B><BR/>"
                 + "<FONT POINT-SIZE=\"9\" COLOR=\"\(GraphStyle.detailColor)\">\(DOTText.htmlEscaped(detail))</FONT>"
             var tooltip = [
                 "\(leak.type) (\(leak.kind))",
@@ -171,7 +172,8 @@ struct GraphBuilder {
             } else {
                 group = groups.count
                 groupOf[key] = group
-                groups.append(Group(isMember: key.isMember, isCyclic: key.component >= 0, type: report.leaks[position].type))
+                groups.append(
+                    Group(isMember: key.isMember, isCyclic: key.component >= 0, type: report.leaks[position].type))
             }
             groups[group].positions.append(position)
             groups[group].bytes += report.leaks[position].size
@@ -212,7 +214,8 @@ struct GraphBuilder {
         let ring = isSimpleRing(members)
         for (number, group) in groups.enumerated() {
             let role: Role = group.isMember ? .member : heldRole
-            let node = groupNode(group, id: "\(idPrefix)g\(number)", role: role, ring: ring, cycle: cycle, cluster: cluster)
+            let node = groupNode(
+                group, id: "\(idPrefix)g\(number)", role: role, ring: ring, cycle: cycle, cluster: cluster)
             for position in group.positions {
                 nodeOfLeak[position] = nodes.count
             }
@@ -402,7 +405,8 @@ struct GraphBuilder {
                 shown.append("+\(counted.count - shown.count) more")
             }
             edges[entry.edge].label = shown.joined(separator: "\n")
-            edges[entry.edge].tooltip = "\(nodes[key.from].name) → \(nodes[key.to].name)\n"
+            edges[entry.edge].tooltip =
+                "\(nodes[key.from].name) → \(nodes[key.to].name)\n"
                 + counted.joined(separator: "\n")
         }
         return edges

@@ -82,7 +82,8 @@ public struct NeighbourhoodGraph: Sendable {
     /// `sfdp` beyond.
     public func dot(title: String) -> DOTGraph {
         let limits = DOTRenderer.Options()
-        let engine: LayoutEngine = nodes.count <= limits.dotNodeLimit && edges.count <= limits.dotEdgeLimit ? .dot : .sfdp
+        let engine: LayoutEngine =
+            nodes.count <= limits.dotNodeLimit && edges.count <= limits.dotEdgeLimit ? .dot : .sfdp
         var lines = ["digraph neighbourhood {"]
         var graph = GraphStyle.graphAttributes + [("rankdir", "\"LR\"")]
         if engine == .sfdp { graph += GraphStyle.sfdpAttributes }
@@ -103,8 +104,10 @@ public struct NeighbourhoodGraph: Sendable {
             case .note:
                 attributes = GraphStyle.nodeAttributes(.note)
             }
-            let detail = node.detail.isEmpty
-                ? "" : "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(GraphStyle.detailColor)\">\(DOTText.htmlEscaped(node.detail))</FONT>"
+            let detail =
+                node.detail.isEmpty
+                ? ""
+                : "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(GraphStyle.detailColor)\">\(DOTText.htmlEscaped(node.detail))</FONT>"
             attributes.append(("label", "<" + DOTText.htmlEscaped(node.title) + detail + ">"))
             attributes.append(("tooltip", DOTText.quotedTooltip(node.tooltip)))
             if !node.url.isEmpty {
@@ -120,15 +123,20 @@ public struct NeighbourhoodGraph: Sendable {
                 case .strong: .strong
                 case .notStrong: .notStrong
                 }
-            let attributes = GraphStyle.edgeAttributes(style) + [
-                ("label", DOTText.quoted(edge.label)),
-                ("tooltip", DOTText.quotedTooltip("\(nodes[edge.from].title).\(edge.label) → \(nodes[edge.to].title)")),
-            ]
+            let attributes =
+                GraphStyle.edgeAttributes(style) + [
+                    ("label", DOTText.quoted(edge.label)),
+                    (
+                        "tooltip",
+                        DOTText.quotedTooltip("\(nodes[edge.from].title).\(edge.label) → \(nodes[edge.to].title)")
+                    ),
+                ]
             lines.append("  n\(edge.from) -> n\(edge.to)" + DOTText.attributeList(attributes) + ";")
         }
         lines.append("}")
         return DOTGraph(
-            subject: .overview, name: "neighbourhood", title: title, text: lines.joined(separator: "\n") + "\n", engine: engine,
+            subject: .overview, name: "neighbourhood", title: title, text: lines.joined(separator: "\n") + "\n",
+            engine: engine,
             nodeCount: nodes.count, edgeCount: edges.count, isCollapsed: false)
     }
 }

@@ -12,7 +12,8 @@ enum HTMLAllocationSection {
         html.append("<section id=\"allocations\">")
         html.append(
             "<h2>Allocations <small>\(e(ReportNaming.count(profile.objects, "object"))) made, "
-                + "\(e(ReportNaming.count(profile.bytes, "byte"))); \(e(ReportNaming.grouped(profile.aliveObjects))) alive at exit</small></h2>")
+                + "\(e(ReportNaming.count(profile.bytes, "byte"))); \(e(ReportNaming.grouped(profile.aliveObjects))) alive at exit</small></h2>"
+        )
         html.append(
             "<p class=\"muted\">Every Swift heap object the program made, by type and creation site (the frame a leak "
                 + "report names). Alive: still allocated when the program exited.</p>")
@@ -20,12 +21,14 @@ enum HTMLAllocationSection {
             "<table><thead><tr><th class=\"num\">Objects</th><th class=\"num\">Bytes</th><th class=\"num\">Alive</th>"
                 + "<th>Type</th><th>Created at</th></tr></thead><tbody>")
         for site in profile.sites {
-            let function = site.function.map { "<code title=\"\(e($0))\">\(e(AllocationProfile.shortFunction($0)))</code>" } ?? ""
+            let function =
+                site.function.map { "<code title=\"\(e($0))\">\(e(AllocationProfile.shortFunction($0)))</code>" } ?? ""
             let place = site.file.map { e(ReportNaming.place(file: $0, line: site.line)) + " in " } ?? ""
             html.append(
                 "<tr>\(number(site.objects))\(number(site.bytes))\(number(site.aliveObjects))"
                     + "<td style=\"overflow-wrap:anywhere\"><code>\(e(site.type))</code></td>"
-                    + "<td style=\"overflow-wrap:anywhere\">\(site.function == nil ? "(no creation stack)" : place + function)</td></tr>")
+                    + "<td style=\"overflow-wrap:anywhere\">\(site.function == nil ? "(no creation stack)" : place + function)</td></tr>"
+            )
         }
         html.append("</tbody></table>")
         html.append("<h3>By type</h3>")

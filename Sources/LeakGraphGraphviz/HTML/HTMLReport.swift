@@ -50,7 +50,9 @@ public enum HTMLReport {
     /// - Returns: The page, starting with `<!DOCTYPE html>`.
     /// - Complexity: O(*n* + *e*) for *n* leaks and *e* references, plus the text report's cost and the
     ///   size of the SVGs.
-    public static func render(_ report: LeakReport, graphs: [RenderedGraph], context: RenderContext = RenderContext()) -> String {
+    public static func render(_ report: LeakReport, graphs: [RenderedGraph], context: RenderContext = RenderContext())
+        -> String
+    {
         var page = HTMLPage(index: ReportIndex(report), graphs: graphs, context: context)
         return page.render()
     }
@@ -89,7 +91,8 @@ private struct HTMLPage {
 
     mutating func render() -> String {
         // A check inside a test names no program: the check itself titles the page.
-        let program = report.program.path.isEmpty ? (context.command ?? "leak check") : ReportNaming.programName(report.program)
+        let program =
+            report.program.path.isEmpty ? (context.command ?? "leak check") : ReportNaming.programName(report.program)
         let summary = report.summary
         let leaks = ReportNaming.count(summary.leakedObjects, "leak")
         html.append("<!DOCTYPE html>")
@@ -115,7 +118,8 @@ private struct HTMLPage {
             html.append("<details class=\"library\" id=\"library-leaks\">")
             html.append(
                 "<summary>Known library leaks: \(e(ReportNaming.count(cycles, "root cycle"))), "
-                    + "\(e(ReportNaming.count(objects, "object"))) <span class=\"muted\">— not your code; reported, not failing the check</span></summary>")
+                    + "\(e(ReportNaming.count(objects, "object"))) <span class=\"muted\">— not your code; reported, not failing the check</span></summary>"
+            )
             for family in library {
                 renderCycle(family.representative, family: family)
             }
@@ -146,7 +150,9 @@ private struct HTMLPage {
             html.append("<p class=\"command\"><code>\(e(checked))</code></p>")
         }
         if !report.program.path.isEmpty {
-            let ending = report.program.signal.map { "ended by \($0), checked first" } ?? "exit status \(report.program.exitStatus)"
+            let ending =
+                report.program.signal.map { "ended by \($0), checked first" }
+                ?? "exit status \(report.program.exitStatus)"
             html.append(
                 "<p class=\"command\"><span class=\"muted\">Program:</span> <code>\(e(command))</code> "
                     + "<span class=\"muted\">· \(e(ending))</span></p>")
@@ -161,7 +167,10 @@ private struct HTMLPage {
             html.append("<p class=\"verdict \(verdict)\">\(text)</p>")
         }
         html.append("<section class=\"stats\">")
-        html.append(stat(totals.ownObjects, totals.ownObjects == 1 ? "leaked object of your code" : "leaked objects of your code", verdict))
+        html.append(
+            stat(
+                totals.ownObjects,
+                totals.ownObjects == 1 ? "leaked object of your code" : "leaked objects of your code", verdict))
         html.append(stat(totals.ownBytes, totals.ownBytes == 1 ? "byte leaked" : "bytes leaked", verdict))
         html.append(stat(totals.ownFamilies, totals.ownFamilies == 1 ? "leak family" : "leak families", verdict))
         html.append(stat(totals.ownCycles, totals.ownCycles == 1 ? "root cycle" : "root cycles", verdict))
@@ -192,7 +201,8 @@ private struct HTMLPage {
         html.append("<section>")
         html.append("<h2>Leak families <small>root cycles with one fingerprint, your code's first</small></h2>")
         html.append("<table class=\"cycles\">")
-        let head = "<thead><tr><th>Cycles</th><th>Found in</th><th class=\"num\">Objects</th><th class=\"num\">Held</th>"
+        let head =
+            "<thead><tr><th>Cycles</th><th>Found in</th><th class=\"num\">Objects</th><th class=\"num\">Held</th>"
             + "<th class=\"num\">Bytes</th><th>Types</th><th>Fingerprint</th><th>Suspect</th></tr></thead>"
         html.append(head)
         html.append("<tbody>")
@@ -205,7 +215,8 @@ private struct HTMLPage {
             let cycles = library.reduce(0) { $0 + $1.cycles.count }
             html.append(
                 "<tbody class=\"library-rows\"><tr><td colspan=\"8\"><details><summary>"
-                    + "\(e(ReportNaming.count(cycles, "known library leak"))) — not your code</summary><table class=\"cycles\">")
+                    + "\(e(ReportNaming.count(cycles, "known library leak"))) — not your code</summary><table class=\"cycles\">"
+            )
             for family in library {
                 html.append(familyRow(family))
             }
@@ -230,7 +241,9 @@ private struct HTMLPage {
             typeText += "; holds " + listed(typeGroups(held), limit: HTMLReport.tableTypeLimit)
         }
         let fingerprint = value.fingerprint.map { "<code>\(e($0))</code>" } ?? "<span class=\"muted\">—</span>"
-        let suspect = value.knownLibraryLeak != nil ? "<span class=\"muted\">not your code</span>"
+        let suspect =
+            value.knownLibraryLeak != nil
+            ? "<span class=\"muted\">not your code</span>"
             : value.suspect.map { suspect in
                 "<code>\(name(suspectName(value)))</code><br><span class=\"hint\">\(CodeSpans.html(suspect.hint, abbreviating: name))</span>"
             } ?? "<span class=\"muted\">—</span>"
@@ -238,7 +251,8 @@ private struct HTMLPage {
         if value.knownLibraryLeak != nil { tag += " <span class=\"suppressed-tag\">library</span>" }
         var numbers = "<a href=\"#cycle-\(cycle + 1)\">#\(cycle + 1)</a>\(tag)"
         if family.cycles.count > 1 {
-            numbers += "<br><span class=\"muted\">and \(ReportNaming.grouped(family.cycles.count - 1)) more like it</span>"
+            numbers +=
+                "<br><span class=\"muted\">and \(ReportNaming.grouped(family.cycles.count - 1)) more like it</span>"
         }
         let found = foundCell(family)
         let greyed = value.suppressed != nil || value.knownLibraryLeak != nil
@@ -299,7 +313,8 @@ private struct HTMLPage {
         if !rest.isEmpty {
             let links = rest.map { family in
                 "<a href=\"#cycle-\(family.representative + 1)\">#\(family.representative + 1)</a>"
-                    + (family.cycles.count > 1 ? " <span class=\"muted\">×\(ReportNaming.grouped(family.cycles.count))</span>" : "")
+                    + (family.cycles.count > 1
+                        ? " <span class=\"muted\">×\(ReportNaming.grouped(family.cycles.count))</span>" : "")
             }
             html.append("<p class=\"more-families\">Not drawn in the overview: \(links.joined(separator: ", "))</p>")
         }
@@ -343,7 +358,9 @@ private struct HTMLPage {
             html.append("<span class=\"anchor\" id=\"cycle-\(other + 1)\"></span>")
         }
         if let family, let found = ReportNaming.foundIn(family.cycles.map { report.cycles[$0] }) {
-            let numbers = others.isEmpty ? ""
+            let numbers =
+                others.isEmpty
+                ? ""
                 : " <span class=\"muted\">(root cycles #\(([cycle] + others).prefix(20).map { String($0 + 1) }.joined(separator: ", #"))"
                     + (family.cycles.count > 20 ? ", …" : "") + ")</span>"
             html.append("<p class=\"found\">\(e(found)).\(numbers)</p>")
@@ -357,18 +374,21 @@ private struct HTMLPage {
         }
         if let library = value.knownLibraryLeak {
             html.append(
-                "<p class=\"suppressed-note\">Not your code — \(CodeSpans.html(library)) Reported, not failing the check.</p>")
+                "<p class=\"suppressed-note\">Not your code — \(CodeSpans.html(library)) Reported, not failing the check.</p>"
+            )
         }
         if let suspect = value.suspect, value.knownLibraryLeak == nil {
             html.append("<div class=\"suspect\">")
-            html.append("<p><b>⚠ Suspect: <code>\(e(suspectName(value)))</code></b> — \(CodeSpans.html(suspect.reason))</p>")
+            html.append(
+                "<p><b>⚠ Suspect: <code>\(e(suspectName(value)))</code></b> — \(CodeSpans.html(suspect.reason))</p>")
             html.append("<p><b>Fix:</b> \(CodeSpans.html(suspect.hint))</p>")
             html.append(HTMLReport.storeSiteHTML(suspect, index: index))
             var fixes: Set<[String]> = [[suspectName(value), suspect.hint]]
             for cut in value.otherCuts ?? [] where fixes.insert([cutName(cut), cut.hint]).inserted {
                 html.append(
                     "<p><b>⚠ Also cut: <code>\(e(cutName(cut)))</code></b> — \(CodeSpans.html(cut.reason))"
-                        + "<br><b>Fix:</b> \(CodeSpans.html(cut.hint))</p>" + HTMLReport.storeSiteHTML(cut, index: index))
+                        + "<br><b>Fix:</b> \(CodeSpans.html(cut.hint))</p>"
+                        + HTMLReport.storeSiteHTML(cut, index: index))
             }
             html.append("</div>")
         }
@@ -408,10 +428,12 @@ private struct HTMLPage {
             let name = index.typeName(position)
             // Objects made at one place tend to follow each other: try the last group first.
             let match: Int?
-            if let last, groups[last].role == role, groups[last].name == name, groups[last].backtrace == leak.backtrace {
+            if let last, groups[last].role == role, groups[last].name == name, groups[last].backtrace == leak.backtrace
+            {
                 match = last
             } else {
-                let key = "\(role)\u{1}\(name)\u{1}\(leak.backtrace.count)\u{1}" + (leak.backtrace.first?.function ?? "")
+                let key =
+                    "\(role)\u{1}\(name)\u{1}\(leak.backtrace.count)\u{1}" + (leak.backtrace.first?.function ?? "")
                 match = lookup[key, default: []].first { groups[$0].backtrace == leak.backtrace }
                 if match == nil {
                     lookup[key, default: []].append(groups.count)
@@ -423,7 +445,8 @@ private struct HTMLPage {
                 last = match
             } else {
                 last = groups.count
-                groups.append(Group(name: name, role: role, backtrace: leak.backtrace, positions: [position], bytes: leak.size))
+                groups.append(
+                    Group(name: name, role: role, backtrace: leak.backtrace, positions: [position], bytes: leak.size))
             }
         }
         let objectCount = members.count + held.count
@@ -443,7 +466,8 @@ private struct HTMLPage {
             )
             let shown = group.positions.prefix(HTMLReport.addressLimit).map { position in
                 let leak = report.leaks[position]
-                return "<code title=\"\(e("\(leak.type), retain count \(leak.retainCount)"))\">\(e(leak.address))</code>"
+                return
+                    "<code title=\"\(e("\(leak.type), retain count \(leak.retainCount)"))\">\(e(leak.address))</code>"
             }
             var addresses = shown.joined(separator: " ")
             if count > shown.count {
@@ -458,9 +482,13 @@ private struct HTMLPage {
                 html.append("<ol class=\"frames\">")
                 for frame in group.backtrace {
                     let place = frame.file.map { ReportNaming.place(file: $0, line: frame.line) }
-                    let isSite = !marked && site.map {
-                        $0.function == frame.function && ($0.place == place || $0.place == frame.file.map { ReportNaming.place(file: $0, line: nil) })
-                    } == true
+                    let isSite =
+                        !marked
+                        && site.map {
+                            $0.function == frame.function
+                                && ($0.place == place
+                                    || $0.place == frame.file.map { ReportNaming.place(file: $0, line: nil) })
+                        } == true
                     marked = marked || isSite
                     var item = "<li\(isSite ? " class=\"site\"" : "")><code>\(e(frame.function))</code>"
                     if let file = frame.file, let place {
@@ -511,11 +539,13 @@ private struct HTMLPage {
         let library = report.diagnostics.filter { ReportNaming.library(of: $0) != nil }
         let own = report.diagnostics.filter { ReportNaming.library(of: $0) == nil }
         func table(_ diagnostics: [WalkDiagnostic]) {
-            html.append("<table><thead><tr><th>Type</th><th>Reason</th><th class=\"num\">Objects</th></tr></thead><tbody>")
+            html.append(
+                "<table><thead><tr><th>Type</th><th>Reason</th><th class=\"num\">Objects</th></tr></thead><tbody>")
             for diagnostic in diagnostics {
                 html.append(
                     "<tr><td class=\"types\"><code>\(name(diagnostic.typeName))</code></td><td>\(e(diagnostic.reason))"
-                        + (diagnostic.site.map { "<br><span class=\"muted\">one made at \(e($0))</span>" } ?? "") + "</td>"
+                        + (diagnostic.site.map { "<br><span class=\"muted\">one made at \(e($0))</span>" } ?? "")
+                        + "</td>"
                         + "<td class=\"num\">\(ReportNaming.grouped(diagnostic.objectCount))</td></tr>"
                 )
             }

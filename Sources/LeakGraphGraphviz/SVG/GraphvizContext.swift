@@ -2,7 +2,7 @@ import CGraphviz
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's one Graphviz context, with its plugins loaded, behind a lock.
@@ -149,7 +149,8 @@ enum GraphvizContext {
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = String(
+                decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard let slash = text.firstIndex(of: "/"), text.contains("/libgvc.so") else { continue }
             let path = text[slash...]
             if let last = path.lastIndex(of: "/") {

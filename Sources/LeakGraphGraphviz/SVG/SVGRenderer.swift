@@ -1,7 +1,7 @@
 import CGraphviz
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Lays out DOT text and renders it to SVG with libgvc, in this process (never by running `dot`).

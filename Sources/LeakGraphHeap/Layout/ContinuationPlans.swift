@@ -14,7 +14,8 @@ extension ObjectPlans {
             ["Swift", "_Concurrency"].contains(leaf.moduleName), leaf.classNumFields == 0
         else { return nil }
         let plan = ObjectPlan(
-            kind: .class, typeName: typeName, slots: [Slot(offset: 16, path: [.property("continuation")], content: .continuation)])
+            kind: .class, typeName: typeName,
+            slots: [Slot(offset: 16, path: [.property("continuation")], content: .continuation)])
         plan.role = .continuationCanary
         return plan
     }

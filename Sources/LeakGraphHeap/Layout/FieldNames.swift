@@ -14,7 +14,7 @@ enum FieldNames {
         guard MetadataKind(of: metadata) == .class, offset < ClassMetadata(metadata).instanceSize else { return nil }
         var best: (offset: Int, name: String)?
         var current: UnsafeRawPointer? = metadata
-        for _ in 0 ..< 64 {
+        for _ in 0..<64 {
             guard let level = current, MetadataKind(of: level) == .class else { break }
             current = ClassMetadata(level).superclass
             guard let descriptorPointer = ClassMetadata(level).descriptorAddress else { continue }

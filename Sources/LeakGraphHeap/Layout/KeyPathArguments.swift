@@ -63,7 +63,9 @@ enum KeyPathArguments {
         areas(of: object, headerOffset: headerOffset, checked: true)
     }
 
-    private static func areas(of object: UnsafeRawPointer, headerOffset: Int, checked: Bool) -> Result<[Area], Unreadable> {
+    private static func areas(of object: UnsafeRawPointer, headerOffset: Int, checked: Bool) -> Result<
+        [Area], Unreadable
+    > {
         let header = object.uint32(at: headerOffset)
         guard header & bufferTrivialFlag == 0 else { return .success([]) }
         if checked, let failure = layoutFailure {
@@ -114,7 +116,9 @@ enum KeyPathArguments {
 
     /// The slots of an argument area whose witnesses are `witnesses` and whose size is `size`: the index
     /// types named by the equality witness's symbol, laid out as a tuple.
-    static func slots(witnesses: UnsafeRawPointer, size: Int, values: ValueLayouts) -> (slots: [Slot], unreadable: String?) {
+    static func slots(witnesses: UnsafeRawPointer, size: Int, values: ValueLayouts) -> (
+        slots: [Slot], unreadable: String?
+    ) {
         // ComputedArgumentWitnesses: destroy, copy, equals, hash.
         guard let equals = witnesses.pointer(at: 16) else { return ([], "a key path's argument witnesses are missing") }
         var buffer = [CChar](repeating: 0, count: 2048)
@@ -133,19 +137,28 @@ enum KeyPathArguments {
         for (index, node) in nodes.enumerated() {
             if case .function = node.shape { return ([], "\(unread) (an index is a function)") }
             guard let spelling = node.resolvable else {
-                return ([], "\(unread) (index type \(String(decoding: types[node.start..<node.end], as: UTF8.self)) repeats an earlier one)")
+                return (
+                    [],
+                    "\(unread) (index type \(String(decoding: types[node.start..<node.end], as: UTF8.self)) repeats an earlier one)"
+                )
             }
             let resolved = types.withUnsafeBytes { bytes in
                 lg_type_by_mangled_name(
-                    (bytes.baseAddress! + spelling.lowerBound).assumingMemoryBound(to: CChar.self), spelling.count, nil, nil)
+                    (bytes.baseAddress! + spelling.lowerBound).assumingMemoryBound(to: CChar.self), spelling.count, nil,
+                    nil)
             }
             guard let type = resolved.map({ UnsafeRawPointer($0) }) else {
-                return ([], "\(unread) (index type \(String(decoding: types[node.start..<node.end], as: UTF8.self)) could not be resolved)")
+                return (
+                    [],
+                    "\(unread) (index type \(String(decoding: types[node.start..<node.end], as: UTF8.self)) could not be resolved)"
+                )
             }
             let witnesses = ValueWitnesses(of: type)
             guard witnesses.alignment <= 8 else { return ([], "\(unread) (an index is over-aligned)") }
             offset = align(offset, to: witnesses.alignment)
-            let path: ReferencePath = nodes.count == 1 ? [.tupleElement("argument")] : [.tupleElement("arguments"), .tupleElement(String(index))]
+            let path: ReferencePath =
+                nodes.count == 1
+                ? [.tupleElement("argument")] : [.tupleElement("arguments"), .tupleElement(String(index))]
             slots += values.slots(of: type).map { $0.shifted(by: offset, under: path) }
             offset += witnesses.size
         }

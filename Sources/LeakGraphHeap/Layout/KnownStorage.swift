@@ -121,7 +121,9 @@ enum KnownStorage {
         },
         KnownContainer(module: "Swift", name: "_SetStorage", kind: .setStorage) { level in
             guard let element = level.genericArgument(0) else { return .unreadable("set element type unknown") }
-            return .tail(.setBuckets(element: level.values.slots(of: element), stride: max(1, ValueWitnesses(of: element).stride)))
+            return .tail(
+                .setBuckets(
+                    element: level.values.slots(of: element), stride: max(1, ValueWitnesses(of: element).stride)))
         },
         KnownContainer(module: "Swift", name: "AnyKeyPath", kind: nil) { level in
             // The component buffer is tail-allocated (32-bit elements) after the instance, whose size the
@@ -169,7 +171,9 @@ enum KnownStorage {
         // `Unmanaged<T>?` it is the object's address (`Int(bitPattern:)`, nil is 0): an unmanaged
         // reference, never strong.
         KnownNoncopyable(module: "Synchronization", name: "Atomic") { argument, values in
-            guard let argument, SynchronizationLayout.isUnmanagedOrOptionalUnmanaged(argument) else { return .slots([]) }
+            guard let argument, SynchronizationLayout.isUnmanagedOrOptionalUnmanaged(argument) else {
+                return .slots([])
+            }
             return .slots([Slot(offset: 0, path: [.storage], content: .reference(.unmanaged))])
         },
         // `AtomicLazyReference<Instance>`: `storage: Atomic<Unmanaged<Instance>?>` at offset 0, which owns

@@ -41,16 +41,21 @@ enum ManagedBufferCounts {
         let start = align(instanceSize, to: elementWitnesses.alignment)
         let stride = max(1, elementWitnesses.stride)
         guard let count = count(header: header, at: headerOffset, buffer: level.metadata) else { return unread }
-        return .tail(.managedBufferElements(element: values.slots(of: element), start: start, stride: stride, count: count))
+        return .tail(
+            .managedBufferElements(element: values.slots(of: element), start: start, stride: stride, count: count))
     }
 
     /// Where the header says how many elements are initialized, or `nil`.
-    private static func count(header: UnsafeRawPointer, at headerOffset: Int, buffer: UnsafeRawPointer) -> ManagedBufferCount? {
+    private static func count(header: UnsafeRawPointer, at headerOffset: Int, buffer: UnsafeRawPointer)
+        -> ManagedBufferCount?
+    {
         guard let fields = structFields(header) else { return nil }
         let bufferName = ClassMetadata(buffer).descriptor
         let headerName = ValueMetadata(header).descriptorAddress.map(ContextDescriptor.init)
         func field(_ name: String, _ type: Any.Type) -> Int? {
-            guard let field = fields[name], field.type == unsafeBitCast(type, to: UnsafeRawPointer.self) else { return nil }
+            guard let field = fields[name], field.type == unsafeBitCast(type, to: UnsafeRawPointer.self) else {
+                return nil
+            }
             return headerOffset + field.offset
         }
         if bufferName?.name == "_DequeBuffer", bufferName?.moduleName == "DequeModule",
@@ -59,10 +64,12 @@ enum ManagedBufferCounts {
             let slot = fields["startSlot"], let slotFields = structFields(slot.type), slotFields.count == 1,
             let position = slotFields["position"], position.type == unsafeBitCast(Int.self, to: UnsafeRawPointer.self)
         {
-            return .ring(capacityOffset: capacity, countOffset: count, startOffset: headerOffset + slot.offset + position.offset)
+            return .ring(
+                capacityOffset: capacity, countOffset: count, startOffset: headerOffset + slot.offset + position.offset)
         }
         if bufferName?.name == "RawMarkup", bufferName?.moduleName == "Markdown", headerName?.name == "RawMarkupHeader",
-            headerName?.moduleName == "Markdown", fields.count == 4, fields["data"] != nil, fields["parsedRange"] != nil,
+            headerName?.moduleName == "Markdown", fields.count == 4, fields["data"] != nil,
+            fields["parsedRange"] != nil,
             let childCount = field("childCount", Int.self), field("subtreeCount", Int.self) != nil
         {
             return .prefix(countOffset: childCount, byteCount: 8)
@@ -75,14 +82,17 @@ enum ManagedBufferCounts {
 
     /// The stored fields of a struct: name → offset and type; `nil` when any cannot be resolved.
     static func structFields(_ metadata: UnsafeRawPointer) -> [String: (offset: Int, type: UnsafeRawPointer)]? {
-        guard MetadataKind(of: metadata) == .struct, let descriptorPointer = ValueMetadata(metadata).descriptorAddress else { return nil }
+        guard MetadataKind(of: metadata) == .struct, let descriptorPointer = ValueMetadata(metadata).descriptorAddress
+        else { return nil }
         let descriptor = ContextDescriptor(base: descriptorPointer)
         guard let records = descriptor.fieldDescriptor?.records.prefix(descriptor.structNumFields) else { return nil }
         let offsets = metadata + descriptor.structFieldOffsetVectorOffset * 8
         let genericArguments = descriptor.isGeneric ? metadata + 16 : nil
         var result: [String: (offset: Int, type: UnsafeRawPointer)] = [:]
         for (index, record) in records.enumerated() {
-            guard let type = record.mangledTypeName?.resolve(context: descriptorPointer, genericArguments: genericArguments)
+            guard
+                let type = record.mangledTypeName?.resolve(
+                    context: descriptorPointer, genericArguments: genericArguments)
             else { return nil }
             result[record.name] = (Int(offsets.uint32(at: index * 4)), type)
         }
@@ -94,6 +104,8 @@ enum ManagedBufferCounts {
         guard let descriptorPointer = ClassMetadata(level).descriptorAddress else { return [] }
         let descriptor = ContextDescriptor(base: descriptorPointer)
         guard let vector = descriptor.classFieldOffsetVectorWordOffset else { return [] }
-        return (0..<descriptor.classNumFields).map { Int(ClassMetadata(level).members(atWord: vector).word(at: $0 * 8)) }
+        return (0..<descriptor.classNumFields).map {
+            Int(ClassMetadata(level).members(atWord: vector).word(at: $0 * 8))
+        }
     }
 }

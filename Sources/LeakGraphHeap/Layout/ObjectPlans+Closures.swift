@@ -42,7 +42,8 @@ extension ObjectPlans {
                     return plan
                 }
             }
-            let plan = ObjectPlan(kind: .closureContext, typeName: contextName, slots: [], tail: .genericCaptures(generic))
+            let plan = ObjectPlan(
+                kind: .closureContext, typeName: contextName, slots: [], tail: .genericCaptures(generic))
             if captureCount == 1, let capture = generic.captures.first, capture.name.referenceStorage == .none {
                 // A box of a value of a generic type (an existential's too large value): named by its type.
                 plan.boxedTypeName = readable(capture.name)
@@ -71,7 +72,8 @@ extension ObjectPlans {
         if captureCount == 1, layout.unreadable == nil, let capture = captures.first {
             // Boxes of fixed-layout values (captured vars, indirect payloads, boxed existentials) have
             // this very shape; the walk tells them apart by how they are referenced.
-            plan.boxedTypeName = capture.name.resolve(context: nil, genericArguments: nil).map { typeName(of: $0) }
+            plan.boxedTypeName =
+                capture.name.resolve(context: nil, genericArguments: nil).map { typeName(of: $0) }
                 ?? capture.tree.flatMap { solver.layout($0, in: capture.name)?.typeName }
                 ?? (capture.name.referenceStorage == .weak ? "weak reference" : "value")
         }
@@ -103,7 +105,8 @@ extension ObjectPlans {
         while let step = captureSchedule[key] {
             switch step {
             case .done(let slots, let unreadable, let end): return (slots, unreadable, end)
-            case .read(let offset, let metatype): key.append(CaptureSolver.derivationWord(object, offset: offset, metatype: metatype))
+            case .read(let offset, let metatype):
+                key.append(CaptureSolver.derivationWord(object, offset: offset, metatype: metatype))
             }
         }
         // Not seen yet: lay this object out and remember every step taken.
@@ -122,8 +125,11 @@ extension ObjectPlans {
             solver.bind(from: object + plan.firstCapture + 16)
             layout = solver.run(object: object)
             if layout.unreadable == nil, !ReferenceScanner.fits(solver.end, size: size) {
-                layout = ([], "closure bindings are not type metadata where the capture descriptor puts them, "
-                    + "nor laid out as an @isolated(any) closure's: not read")
+                layout = (
+                    [],
+                    "closure bindings are not type metadata where the capture descriptor puts them, "
+                        + "nor laid out as an @isolated(any) closure's: not read"
+                )
             }
         } else {
             solver = CaptureSolver(plans: self, generic: plan, known: [], bindingOffset: plan.firstCapture)
@@ -185,12 +191,16 @@ extension ObjectPlans {
 
     /// Type metadata for part `range` of `name`, resolved with `arguments` for the environment `context`
     /// (nil: none), remembered (failures too).
-    func resolve(_ name: MangledName, part range: Range<Int>, context: UnsafeRawPointer?, arguments: [UInt]) -> UnsafeRawPointer? {
+    func resolve(_ name: MangledName, part range: Range<Int>, context: UnsafeRawPointer?, arguments: [UInt])
+        -> UnsafeRawPointer?
+    {
         var key = [UInt(bitPattern: name.start + range.lowerBound), UInt(range.count)]
         key += arguments
         if let known = resolutions[key] { return UnsafeRawPointer(bitPattern: known) }
         let type = arguments.withUnsafeBufferPointer { buffer in
-            name.resolve(part: range, context: context, genericArguments: buffer.isEmpty ? nil : UnsafeRawPointer(buffer.baseAddress))
+            name.resolve(
+                part: range, context: context,
+                genericArguments: buffer.isEmpty ? nil : UnsafeRawPointer(buffer.baseAddress))
         }
         resolutions[key] = type.map { UInt(bitPattern: $0) } ?? 0
         return type
@@ -260,9 +270,11 @@ extension ObjectPlans {
         while index < bytes.count {
             switch bytes[index] {
             case 0x01...0x17:
-                let resolved = index + 5 <= bytes.count
+                let resolved =
+                    index + 5 <= bytes.count
                     ? name.resolve(part: index..<(index + 5), context: nil, genericArguments: nil) : nil
-                result += "<" + (resolved.map { typeName(of: $0) } ?? Self.descriptorName(name, at: index) ?? "ref") + ">"
+                result +=
+                    "<" + (resolved.map { typeName(of: $0) } ?? Self.descriptorName(name, at: index) ?? "ref") + ">"
                 index += 5
             case 0x18...0x1F:
                 result += "<ptr>"
@@ -292,7 +304,9 @@ extension ObjectPlans {
         var context: ContextDescriptor? = ContextDescriptor(base: target)
         for _ in 0..<16 {
             guard let current = context else { break }
-            if current.kind == .module || (current.kind.map { $0.rawValue >= 16 } ?? false) { parts.append(current.name) }
+            if current.kind == .module || (current.kind.map { $0.rawValue >= 16 } ?? false) {
+                parts.append(current.name)
+            }
             context = current.parent
         }
         return parts.isEmpty ? nil : parts.reversed().joined(separator: ".")
@@ -403,7 +417,8 @@ struct CaptureSolver {
             case .unowned: content = .reference(.unowned)
             default: content = .reference(.unmanaged)
             }
-            slots.append(Slot(offset: offset, path: storage == .box ? path.appending(.captureBox) : path, content: content))
+            slots.append(
+                Slot(offset: offset, path: storage == .box ? path.appending(.captureBox) : path, content: content))
             placed.append((index, offset))
             offset += 8
             return nil
@@ -468,7 +483,10 @@ struct CaptureSolver {
             depth = 0
         }
 
-        init(name: MangledName, descriptor: UnsafeRawPointer, levels: [Int], arguments: [MangledTypeTree.Node], outer: Scope) {
+        init(
+            name: MangledName, descriptor: UnsafeRawPointer, levels: [Int], arguments: [MangledTypeTree.Node],
+            outer: Scope
+        ) {
             self.name = name
             nominal = (descriptor, levels, arguments, outer)
             depth = outer.depth + 1
@@ -507,12 +525,15 @@ struct CaptureSolver {
             case .function(.block): return ([Slot(offset: 0, path: .empty, content: .block)], 8, 8, "optional block")
             case .bound(let nominal, _) where nominal.isClass, .nominal(let nominal) where nominal.isClass:
                 // `nil` is 0.
-                return ([Slot(offset: 0, path: .empty, content: .reference(.strong))], 8, 8, Self.nominalName(nominal) + "?")
+                return (
+                    [Slot(offset: 0, path: .empty, content: .reference(.strong))], 8, 8, Self.nominalName(nominal) + "?"
+                )
             case .parameter(let parameter):
                 guard let argument = argument(parameter, in: scope) else { return nil }
                 return layout(
                     MangledTypeTree.Node(
-                        start: argument.node.start, end: argument.node.end, resolvable: nil, shape: .optional(argument.node),
+                        start: argument.node.start, end: argument.node.end, resolvable: nil,
+                        shape: .optional(argument.node),
                         parameters: argument.node.parameters),
                     in: argument.scope)
             default:
@@ -579,8 +600,11 @@ struct CaptureSolver {
         var offset = 0
         var alignment = 1
         for record in records {
-            guard let fieldName = record.mangledTypeName, let tree = MangledTypeTree.parse(fieldName) else { return nil }
-            let fieldScope = Scope(name: fieldName, descriptor: descriptor, levels: levels, arguments: arguments, outer: scope)
+            guard let fieldName = record.mangledTypeName, let tree = MangledTypeTree.parse(fieldName) else {
+                return nil
+            }
+            let fieldScope = Scope(
+                name: fieldName, descriptor: descriptor, levels: levels, arguments: arguments, outer: scope)
             guard let part = layout(tree, in: fieldScope) else { return nil }
             offset = align(offset, to: part.alignment)
             let path: ReferencePath = hidesInternals ? [.storage] : [.property(ValueLayouts.propertyName(record.name))]
@@ -592,10 +616,13 @@ struct CaptureSolver {
     }
 
     /// The node (and its scope) a struct's parameter stands for in `scope`; `nil` in the closure's own scope.
-    private func argument(_ parameter: GenericParameter, in scope: Scope) -> (node: MangledTypeTree.Node, scope: Scope)? {
+    private func argument(_ parameter: GenericParameter, in scope: Scope) -> (node: MangledTypeTree.Node, scope: Scope)?
+    {
         guard let nominal = scope.nominal, parameter.depth < nominal.levels.count else { return nil }
         let position = (parameter.depth > 0 ? nominal.levels[parameter.depth - 1] : 0) + parameter.index
-        guard parameter.index < nominal.levels[parameter.depth] - (parameter.depth > 0 ? nominal.levels[parameter.depth - 1] : 0),
+        guard
+            parameter.index < nominal.levels[parameter.depth]
+                - (parameter.depth > 0 ? nominal.levels[parameter.depth - 1] : 0),
             position < nominal.arguments.count
         else { return nil }
         return (nominal.arguments[position], nominal.outer)
@@ -617,10 +644,14 @@ struct CaptureSolver {
         }
         // A field's type in its struct's context, with the struct's arguments (only for a struct whose
         // generic arguments are its parameters alone, no witness tables).
-        guard ContextDescriptor(base: nominal.descriptor).genericKeyArgumentCount == nominal.arguments.count else { return nil }
+        guard ContextDescriptor(base: nominal.descriptor).genericKeyArgumentCount == nominal.arguments.count else {
+            return nil
+        }
         var arguments: [UInt] = []
         for argument in nominal.arguments {
-            guard isRuntimeShape(argument.shape), let type = metadata(of: argument, in: nominal.outer) else { return nil }
+            guard isRuntimeShape(argument.shape), let type = metadata(of: argument, in: nominal.outer) else {
+                return nil
+            }
             arguments.append(UInt(bitPattern: type))
         }
         return plans.resolve(scope.name, part: range, context: nominal.descriptor, arguments: arguments)
@@ -669,7 +700,9 @@ struct CaptureSolver {
             node = instance
             metatype = true
         }
-        guard case .bound(.descriptor(let descriptor), let arguments) = node.shape, !node.parameters.isEmpty else { return nil }
+        guard case .bound(.descriptor(let descriptor), let arguments) = node.shape, !node.parameters.isEmpty else {
+            return nil
+        }
         switch ContextDescriptor(base: descriptor).kind {
         case .class?: break
         case .struct?, .enum?: guard metatype else { return nil }
@@ -692,10 +725,14 @@ struct CaptureSolver {
             reads.append((captureOffset, root.metatype, word))
             guard word > 1, let metadata = UnsafeRawPointer(bitPattern: word) else { continue }
             let before = known
-            guard let level = Self.level(of: metadata, describedBy: root.descriptor, exact: root.metatype
-                    && ContextDescriptor(base: root.descriptor).kind != .class)
+            guard
+                let level = Self.level(
+                    of: metadata, describedBy: root.descriptor,
+                    exact: root.metatype
+                        && ContextDescriptor(base: root.descriptor).kind != .class)
             else {
-                conflict = "capture[\(index)]: the captured \(root.metatype ? "metatype" : "object") is not of its capture type"
+                conflict =
+                    "capture[\(index)]: the captured \(root.metatype ? "metatype" : "object") is not of its capture type"
                 return false
             }
             guard matchArguments(root.arguments, of: root.descriptor, in: level) else { return false }
@@ -717,7 +754,9 @@ struct CaptureSolver {
     /// The metadata of `descriptor`'s type in `metadata`: itself (`exact`, or a struct's or an enum's), or
     /// the level of a class's superclass chain whose descriptor it is (read without a fault: the class of
     /// a captured object is only trusted once its chain reaches the capture type's class).
-    private static func level(of metadata: UnsafeRawPointer, describedBy descriptor: UnsafeRawPointer, exact: Bool) -> UnsafeRawPointer? {
+    private static func level(of metadata: UnsafeRawPointer, describedBy descriptor: UnsafeRawPointer, exact: Bool)
+        -> UnsafeRawPointer?
+    {
         if exact {
             var kind: UInt = 0
             var levelDescriptor: UInt = 0
@@ -747,7 +786,8 @@ struct CaptureSolver {
         _ arguments: [MangledTypeTree.Node], of descriptor: UnsafeRawPointer, in metadata: UnsafeRawPointer
     ) -> Bool {
         let context = ContextDescriptor(base: descriptor)
-        guard context.plainGenericParameterCount == arguments.count, let stored = context.genericArguments(in: metadata) else {
+        guard context.plainGenericParameterCount == arguments.count, let stored = context.genericArguments(in: metadata)
+        else {
             return true  // nothing learnt: generic parameters this walk does not map to arguments
         }
         for (index, argument) in arguments.enumerated() {

@@ -41,9 +41,11 @@ final class ObjectPlans {
             plan.role = .task
             return plan
         case .task, .job:
-            return ObjectPlan(kind: .other, typeName: "(async task)", slots: [], unreadable: ["task contents are not read"])
+            return ObjectPlan(
+                kind: .other, typeName: "(async task)", slots: [], unreadable: ["task contents are not read"])
         default:
-            return ObjectPlan(kind: .other, typeName: "(heap object)", slots: [], unreadable: ["unknown heap object kind"])
+            return ObjectPlan(
+                kind: .other, typeName: "(heap object)", slots: [], unreadable: ["unknown heap object kind"])
         }
     }
 
@@ -63,10 +65,12 @@ final class ObjectPlans {
         var kind = ObjectKind.class
         var tail: TailPlan?
         for level in levels.reversed() {
-            guard MetadataKind(of: level) == .class, let descriptorPointer = ClassMetadata(level).descriptorAddress else { continue }
+            guard MetadataKind(of: level) == .class, let descriptorPointer = ClassMetadata(level).descriptorAddress
+            else { continue }
             let descriptor = ContextDescriptor(base: descriptorPointer)
             let genericArguments: UnsafeRawPointer? =
-                descriptor.isGeneric ? descriptor.classImmediateMembersWordOffset.map(ClassMetadata(level).members(atWord:)) : nil
+                descriptor.isGeneric
+                ? descriptor.classImmediateMembersWordOffset.map(ClassMetadata(level).members(atWord:)) : nil
             if let known = KnownStorage.container(module: descriptor.moduleName, name: descriptor.name) {
                 if let knownKind = known.kind { kind = knownKind }
                 let level = KnownContainerLevel(
@@ -124,6 +128,7 @@ final class ObjectPlans {
         }
         let name = "(box of \(values.typeName(boxed)))"
         return ObjectPlan(
-            kind: .box, typeName: name, slots: values.slots(of: boxed).map { $0.shifted(by: offset, under: [.boxValue]) })
+            kind: .box, typeName: name,
+            slots: values.slots(of: boxed).map { $0.shifted(by: offset, under: [.boxValue]) })
     }
 }

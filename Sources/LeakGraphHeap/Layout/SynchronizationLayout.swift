@@ -83,13 +83,17 @@ enum SynchronizationLayout {
             for (index, record) in fields.records.enumerated() {
                 guard let (name, argument, collection) = expected[record.name] else { continue }
                 guard let mangled = record.mangledTypeName, let hidden = HiddenTypeName(fieldTypeName: mangled) else {
-                    return "the hidden type name of a field that is not Copyable could not be read (is the module stripped?)"
+                    return
+                        "the hidden type name of a field that is not Copyable could not be read (is the module stripped?)"
                 }
                 let resolved = hidden.resolveArgument(context: descriptorPointer, genericArguments: nil)
                 guard hidden.module == "Synchronization", hidden.name == name,
                     resolved == argument.map({ unsafeBitCast($0, to: UnsafeRawPointer.self) }),
                     argument != nil || hidden.argumentCollection() == collection
-                else { return "the hidden type name \(String(decoding: hidden.text, as: UTF8.self)) did not resolve as expected" }
+                else {
+                    return
+                        "the hidden type name \(String(decoding: hidden.text, as: UTF8.self)) did not resolve as expected"
+                }
                 offsets[record.name] = Int(metadata.word(at: (vectorOffset + index) * 8))
             }
             guard offsets.count == expected.count, let wide = offsets["wide"], let narrow = offsets["narrow"],

@@ -101,7 +101,8 @@ final class ValueLayouts {
             let slots = fieldSlots(
                 record: record, path: hidesInternals ? .empty : nil, offset: offset,
                 context: descriptorPointer, genericArguments: genericArguments)
-            result += hidesInternals
+            result +=
+                hidesInternals
                 ? slots.map { $0.path.steps.first == .storage ? $0 : $0.shifted(by: 0, under: [.storage]) } : slots
         }
         return result
@@ -112,7 +113,9 @@ final class ValueLayouts {
     private func rawLayoutSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
         guard ValueWitnesses(of: metadata).isNonPOD else { return [] }
         return [
-            Slot(offset: 0, path: .empty, content: .unreadable("\(typeName(metadata)) has no stored fields to read (raw layout)"))
+            Slot(
+                offset: 0, path: .empty,
+                content: .unreadable("\(typeName(metadata)) has no stored fields to read (raw layout)"))
         ]
     }
 
@@ -158,7 +161,9 @@ final class ValueLayouts {
     ) -> [Slot] {
         func unreadable(_ reason: String) -> [Slot] { [Slot(offset: 0, path: .empty, content: .unreadable(reason))] }
         guard let hidden = HiddenTypeName(fieldTypeName: mangled) else {
-            return unreadable("field type is not Copyable: reflection gives no layout for it, and the module's symbol table does not name it")
+            return unreadable(
+                "field type is not Copyable: reflection gives no layout for it, and the module's symbol table does not name it"
+            )
         }
         let shown = readableHiddenName(hidden)
         guard let module = hidden.module, let name = hidden.name,
@@ -167,11 +172,14 @@ final class ValueLayouts {
         if let failure = SynchronizationLayout.failure {
             return unreadable("field type \(shown) is not read: \(failure)")
         }
-        let argument = hidden.argument == nil ? nil : hidden.resolveArgument(context: context, genericArguments: genericArguments)
+        let argument =
+            hidden.argument == nil ? nil : hidden.resolveArgument(context: context, genericArguments: genericArguments)
         if hidden.argument != nil, argument == nil, let collection = hidden.argumentCollection() {
             // A collection of types that cannot be resolved by name (private ones): one strong reference
             // to its storage, whatever its elements; laid out as `[Int]` is.
-            guard let stand = KnownStorage.collectionStandIns[collection] else { return unreadable("field type \(shown)") }
+            guard let stand = KnownStorage.collectionStandIns[collection] else {
+                return unreadable("field type \(shown)")
+            }
             switch known.layout(stand(), self) {
             case .slots(let slots): return slots
             case .unreadable(let reason): return unreadable("field type \(shown): \(reason)")
@@ -193,7 +201,9 @@ final class ValueLayouts {
 
     private func tupleSlots(_ metadata: UnsafeRawPointer) -> [Slot] {
         let count = Int(metadata.word(at: 8))
-        let labels = metadata.pointer(at: 16).map { $0.cString().split(separator: " ", omittingEmptySubsequences: false) }
+        let labels = metadata.pointer(at: 16).map {
+            $0.cString().split(separator: " ", omittingEmptySubsequences: false)
+        }
         var result: [Slot] = []
         for index in 0..<count {
             let element = metadata + 24 + index * 16
@@ -234,7 +244,11 @@ final class ValueLayouts {
             return [Slot(offset: 0, path: .empty, content: .classExistential)]
         }
         let name = typeName(metadata)
-        return [Slot(offset: 0, path: .empty, content: .opaqueExistential(name.hasPrefix("any ") || name == "Any" ? name : "any " + name))]
+        return [
+            Slot(
+                offset: 0, path: .empty,
+                content: .opaqueExistential(name.hasPrefix("any ") || name == "Any" ? name : "any " + name))
+        ]
     }
 
     /// `any Repository<Product>` (an existential with primary associated types, metadata kind 0x307):
@@ -266,10 +280,17 @@ final class ValueLayouts {
         guard !elementSlots.isEmpty else { return [] }
         let stride = ValueWitnesses(of: element).stride
         guard ValueWitnesses(of: metadata).size == count * stride else {
-            return [Slot(offset: 0, path: .empty, content: .unreadable("inline array size does not match \(count) elements"))]
+            return [
+                Slot(
+                    offset: 0, path: .empty, content: .unreadable("inline array size does not match \(count) elements"))
+            ]
         }
         guard count * elementSlots.count <= 1 << 16 else {
-            return [Slot(offset: 0, path: .empty, content: .unreadable("inline array of \(count) elements is too large to lay out"))]
+            return [
+                Slot(
+                    offset: 0, path: .empty,
+                    content: .unreadable("inline array of \(count) elements is too large to lay out"))
+            ]
         }
         var result: [Slot] = []
         result.reserveCapacity(count * elementSlots.count)
@@ -297,14 +318,17 @@ final class ValueLayouts {
         }
         let descriptor = ContextDescriptor(base: descriptorPointer)
         guard let fields = descriptor.fieldDescriptor else {
-            return [Slot(offset: 0, path: .empty, content: .unreadable("no reflection metadata for \(typeName(metadata))"))]
+            return [
+                Slot(offset: 0, path: .empty, content: .unreadable("no reflection metadata for \(typeName(metadata))"))
+            ]
         }
         let genericArguments = descriptor.isGeneric ? metadata + 16 : nil
         var cases: [EnumPlan.EnumCase] = []
         for record in fields.records where record.mangledTypeName != nil {
             let name = record.name
             if record.isIndirectCase {
-                cases.append(.init(name: name, isIndirect: true, slots: [Slot(offset: 0, path: .empty, content: .boxReference)]))
+                cases.append(
+                    .init(name: name, isIndirect: true, slots: [Slot(offset: 0, path: .empty, content: .boxReference)]))
                 continue
             }
             // A payload case's record holds its payload type; fieldSlots resolves and lays it out.
@@ -313,7 +337,9 @@ final class ValueLayouts {
             cases.append(.init(name: name, isIndirect: false, slots: payload))
         }
         guard cases.count == descriptor.enumNumPayloadCases else {
-            return [Slot(offset: 0, path: .empty, content: .unreadable("enum payload cases do not match its descriptor"))]
+            return [
+                Slot(offset: 0, path: .empty, content: .unreadable("enum payload cases do not match its descriptor"))
+            ]
         }
         if cases.allSatisfy({ $0.slots.isEmpty }) { return [] }
         if cases.count == 1, witnesses.size == 8, cases[0].slots.count == 1, !cases[0].isIndirect,
@@ -345,7 +371,9 @@ final class ValueLayouts {
     /// The slots of a key path's argument area with these witnesses and size (``KeyPathArguments``),
     /// built once per witnesses.
     func keyPathArgumentSlots(witnesses: UnsafeRawPointer, size: Int) -> (slots: [Slot], unreadable: String?) {
-        if let cached = keyPathArgumentCache[witnesses], cached.size == size { return (cached.slots, cached.unreadable) }
+        if let cached = keyPathArgumentCache[witnesses], cached.size == size {
+            return (cached.slots, cached.unreadable)
+        }
         let layout = KeyPathArguments.slots(witnesses: witnesses, size: size, values: self)
         keyPathArgumentCache[witnesses] = (size, layout.slots, layout.unreadable)
         return layout

@@ -399,6 +399,8 @@ extension HiddenTypeName {
     }()
 
     /// The stand-in's nominal type descriptor, to recognise its metadata.
-    static let standInDescriptor: UInt = unsafeBitCast(HiddenTypeNameStandIn<Int>.self as Any.Type, to: UnsafeRawPointer.self)
-        .word(at: 8)
+    static let standInDescriptor: UInt = unsafeBitCast(
+        HiddenTypeNameStandIn<Int>.self as Any.Type, to: UnsafeRawPointer.self
+    )
+    .word(at: 8)
 }

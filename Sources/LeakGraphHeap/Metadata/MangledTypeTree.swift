@@ -188,7 +188,9 @@ struct MangledTypeTree {
             let standalone = start == 0 || extra && parts.allSatisfy { $0.resolvable == $0.start..<$0.end }
             var parameters = Set<GenericParameter>()
             for part in parts { parameters.formUnion(part.parameters) }
-            return Node(start: start, end: index, resolvable: standalone ? start..<index : nil, shape: shape, parameters: parameters)
+            return Node(
+                start: start, end: index, resolvable: standalone ? start..<index : nil, shape: shape,
+                parameters: parameters)
         }
 
         mutating func run() -> Node? {
@@ -233,7 +235,8 @@ struct MangledTypeTree {
             case UInt8(ascii: "C"), UInt8(ascii: "V"), UInt8(ascii: "O"), UInt8(ascii: "P"):
                 index += 1
                 let kind: ContextDescriptor.Kind =
-                    byte == UInt8(ascii: "C") ? .class : byte == UInt8(ascii: "V") ? .struct : byte == UInt8(ascii: "O") ? .enum : .protocol
+                    byte == UInt8(ascii: "C")
+                    ? .class : byte == UInt8(ascii: "V") ? .struct : byte == UInt8(ascii: "O") ? .enum : .protocol
                 return namedNominal(kind)
             case UInt8(ascii: "G"):
                 index += 1
@@ -273,15 +276,24 @@ struct MangledTypeTree {
             case UInt8(ascii: "p"):
                 index += 1
                 guard let list = protocolList() else { return false }
-                stack.append(.node(composite(start: list.start, parts: list.parts, standalone: list.standalone, shape: .other)))
+                stack.append(
+                    .node(composite(start: list.start, parts: list.parts, standalone: list.standalone, shape: .other)))
             case UInt8(ascii: "q"):
                 index += 1
                 guard let parameter = genericParameter() else { return false }
-                stack.append(.node(Node(start: start, end: index, resolvable: start..<index, shape: .parameter(parameter), parameters: [parameter])))
+                stack.append(
+                    .node(
+                        Node(
+                            start: start, end: index, resolvable: start..<index, shape: .parameter(parameter),
+                            parameters: [parameter])))
             case UInt8(ascii: "x"):
                 index += 1
                 let parameter = GenericParameter(depth: 0, index: 0)
-                stack.append(.node(Node(start: start, end: index, resolvable: start..<index, shape: .parameter(parameter), parameters: [parameter])))
+                stack.append(
+                    .node(
+                        Node(
+                            start: start, end: index, resolvable: start..<index, shape: .parameter(parameter),
+                            parameters: [parameter])))
             case UInt8(ascii: "s"):
                 index += 1
                 stack.append(.module(start: start))
@@ -318,7 +330,9 @@ struct MangledTypeTree {
             case .class?, .struct?, .enum?, .protocol?: break
             default: return false  // opaque types and others: not types this parser lays out
             }
-            let node = Node(start: start, end: index, resolvable: start..<index, shape: .nominal(.descriptor(target)), parameters: [])
+            let node = Node(
+                start: start, end: index, resolvable: start..<index, shape: .nominal(.descriptor(target)),
+                parameters: [])
             substitutions.append(.node(node))
             stack.append(.node(node))
             return true
@@ -332,7 +346,9 @@ struct MangledTypeTree {
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"):
                     index += 1
-                    guard push(substitution: Int(byte - UInt8(ascii: "a")), times: repeatCount, start: start) else { return false }
+                    guard push(substitution: Int(byte - UInt8(ascii: "a")), times: repeatCount, start: start) else {
+                        return false
+                    }
                     repeatCount = -1
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"):
                     index += 1
@@ -356,9 +372,13 @@ struct MangledTypeTree {
                 switch substitutions[position] {
                 case .node(let node):
                     stack.append(
-                        .node(Node(start: start, end: index, resolvable: node.resolvable, shape: node.shape, parameters: node.parameters)))
+                        .node(
+                            Node(
+                                start: start, end: index, resolvable: node.resolvable, shape: node.shape,
+                                parameters: node.parameters)))
                 case .identifier(let identifier):
-                    stack.append(.identifier(Identifier(start: start, end: index, text: identifier.text, standalone: false)))
+                    stack.append(
+                        .identifier(Identifier(start: start, end: index, text: identifier.text, standalone: false)))
                 }
             }
             return true
@@ -433,11 +453,13 @@ struct MangledTypeTree {
                 index += length
             } while wordSubstitutions
             guard !text.isEmpty else { return nil }
-            return Identifier(start: start, end: index, text: String(decoding: text, as: UTF8.self), standalone: standalone)
+            return Identifier(
+                start: start, end: index, text: String(decoding: text, as: UTF8.self), standalone: standalone)
         }
 
         func isLetter(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
         }
 
         mutating func addWords(_ slice: [UInt8]) {
@@ -470,10 +492,14 @@ struct MangledTypeTree {
             switch kind {
             case UInt8(ascii: "z"):
                 let parameter = GenericParameter(depth: 0, index: 0)
-                base = Node(start: start, end: start, resolvable: start..<start, shape: .parameter(parameter), parameters: [parameter])
+                base = Node(
+                    start: start, end: start, resolvable: start..<start, shape: .parameter(parameter),
+                    parameters: [parameter])
             case UInt8(ascii: "y"):
                 guard let parameter = genericParameter() else { return false }
-                base = Node(start: start, end: start, resolvable: start..<start, shape: .parameter(parameter), parameters: [parameter])
+                base = Node(
+                    start: start, end: start, resolvable: start..<start, shape: .parameter(parameter),
+                    parameters: [parameter])
             case UInt8(ascii: "x"):
                 base = nil  // popped below, after the name
             default:
@@ -482,7 +508,9 @@ struct MangledTypeTree {
             // The associated type's name: a protocol (optional), then the identifier.
             var parts: [Node] = []
             // (A standard substitution there, `Sci` AsyncSequence or `ST` Sequence, can only be a protocol.)
-            if case .node(let proto)? = stack.last, case .nominal(let nominal) = proto.shape, nominal.isProtocol || nominal.isStandard {
+            if case .node(let proto)? = stack.last, case .nominal(let nominal) = proto.shape,
+                nominal.isProtocol || nominal.isStandard
+            {
                 stack.removeLast()
                 parts.append(proto)
             }
@@ -575,7 +603,11 @@ struct MangledTypeTree {
             index += 1
             let code = secondLevel ? 0 : letter  // second-level (concurrency) types are never generic bases here
             for _ in 0..<repeatCount {
-                stack.append(.node(Node(start: start, end: index, resolvable: start..<index, shape: .nominal(.standard(code)), parameters: [])))
+                stack.append(
+                    .node(
+                        Node(
+                            start: start, end: index, resolvable: start..<index, shape: .nominal(.standard(code)),
+                            parameters: [])))
             }
             return true
         }
@@ -588,13 +620,15 @@ struct MangledTypeTree {
             switch kind {
             case UInt8(ascii: "i"), UInt8(ascii: "f"):
                 guard mangledIndex() != nil else { return false }
-            case UInt8(ascii: "b"), UInt8(ascii: "B"), UInt8(ascii: "e"), UInt8(ascii: "I"), UInt8(ascii: "O"), UInt8(ascii: "o"),
+            case UInt8(ascii: "b"), UInt8(ascii: "B"), UInt8(ascii: "e"), UInt8(ascii: "I"), UInt8(ascii: "O"),
+                UInt8(ascii: "o"),
                 UInt8(ascii: "p"), UInt8(ascii: "j"), UInt8(ascii: "D"), UInt8(ascii: "c"), UInt8(ascii: "w"):
                 break
             default:
                 return false
             }
-            stack.append(.node(Node(start: start, end: index, resolvable: start..<index, shape: .other, parameters: [])))
+            stack.append(
+                .node(Node(start: start, end: index, resolvable: start..<index, shape: .other, parameters: [])))
             return true
         }
 
@@ -606,7 +640,10 @@ struct MangledTypeTree {
             let end = index
             if case .listStart(let listStart)? = stack.last {
                 stack.removeLast()
-                stack.append(.node(Node(start: listStart, end: end, resolvable: listStart..<end, shape: .tuple([]), parameters: [])))
+                stack.append(
+                    .node(
+                        Node(start: listStart, end: end, resolvable: listStart..<end, shape: .tuple([]), parameters: [])
+                    ))
                 return true
             }
             var elements: [Element] = []
@@ -631,7 +668,9 @@ struct MangledTypeTree {
                 elements.append(Element(node: node, label: label))
             }
             elements.reverse()
-            let node = composite(start: elements[0].node.start, parts: elements.map(\.node), standalone: standalone, shape: .tuple(elements))
+            let node = composite(
+                start: elements[0].node.start, parts: elements.map(\.node), standalone: standalone,
+                shape: .tuple(elements))
             stack.append(.node(node))
             return true
         }
@@ -677,7 +716,10 @@ struct MangledTypeTree {
                     return false
                 }
             }
-            stack.append(.node(composite(start: operandStart, parts: parts, standalone: standalone, shape: .function(representation))))
+            stack.append(
+                .node(
+                    composite(
+                        start: operandStart, parts: parts, standalone: standalone, shape: .function(representation))))
             return true
         }
 
@@ -715,9 +757,11 @@ struct MangledTypeTree {
                 guard let referent = popNode() else { return false }
                 let storage: MangledName.ReferenceStorage =
                     kind == UInt8(ascii: "w") ? .weak : kind == UInt8(ascii: "o") ? .unowned : .unownedUnsafe
-                stack.append(.node(composite(start: referent.start, parts: [referent], shape: .storage(storage, referent))))
+                stack.append(
+                    .node(composite(start: referent.start, parts: [referent], shape: .storage(storage, referent))))
             case UInt8(ascii: "M"):
-                guard let representation = peek(), representation == UInt8(ascii: "t") || representation == UInt8(ascii: "T"),
+                guard let representation = peek(),
+                    representation == UInt8(ascii: "t") || representation == UInt8(ascii: "T"),
                     let instance = popNode()
                 else { return false }
                 index += 1
@@ -728,9 +772,12 @@ struct MangledTypeTree {
                             shape: .metatype(instance, thick: representation == UInt8(ascii: "T")))))
             case UInt8(ascii: "m"):
                 // An existential metatype with its representation: left to the runtime, without the letter.
-                guard let representation = peek(), representation == UInt8(ascii: "T"), let instance = popNode() else { return false }
+                guard let representation = peek(), representation == UInt8(ascii: "T"), let instance = popNode() else {
+                    return false
+                }
                 index += 1
-                stack.append(.node(composite(start: instance.start, parts: [instance], standalone: false, shape: .other)))
+                stack.append(
+                    .node(composite(start: instance.start, parts: [instance], standalone: false, shape: .other)))
             case UInt8(ascii: "p"):
                 guard let instance = popNode() else { return false }
                 stack.append(.node(composite(start: instance.start, parts: [instance], shape: .other)))
@@ -802,7 +849,9 @@ extension MangledName {
 
     /// Resolves the part `range` of the name (a whole type of it, as ``MangledTypeTree`` splits it) to type
     /// metadata. Symbolic references are relative to their own address, so a part resolves in place.
-    func resolve(part range: Range<Int>, context: UnsafeRawPointer?, genericArguments: UnsafeRawPointer?) -> UnsafeRawPointer? {
+    func resolve(part range: Range<Int>, context: UnsafeRawPointer?, genericArguments: UnsafeRawPointer?)
+        -> UnsafeRawPointer?
+    {
         guard !range.isEmpty else { return nil }
         let result = lg_type_by_mangled_name(
             (start + range.lowerBound).assumingMemoryBound(to: CChar.self), range.count, context,

@@ -26,7 +26,7 @@ struct AddressIndex {
         self.skipped = skipped
         var ascending = true
         var previous: UInt = 0
-        for position in 0 ..< count {
+        for position in 0..<count {
             let current = address(position)
             if position > 0, previous >= current {
                 ascending = false
@@ -41,7 +41,7 @@ struct AddressIndex {
             sorted = nil
             var positions: [UInt: Int] = [:]
             positions.reserveCapacity(count)
-            for position in 0 ..< count { positions[address(position)] = position }
+            for position in 0..<count { positions[address(position)] = position }
             dictionary = positions
         }
     }

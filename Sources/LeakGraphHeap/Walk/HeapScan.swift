@@ -65,14 +65,14 @@ public struct HeapScan {
     public func nodes(whereTypeName predicate: (String) -> Bool) -> [Int] {
         let matching = plans.map { predicate($0.typeName) }
         guard matching.contains(true) else { return [] }
-        return (0 ..< planIDs.count).filter { matching[Int(planIDs[$0])] }
+        return (0..<planIDs.count).filter { matching[Int(planIDs[$0])] }
     }
 
     /// Every live object by type, most bytes first (objects of one type with several plans, such as
     /// generic instances, are one row per plan type name).
     public var liveTypes: [TypeTally] {
         var counts = [Int](repeating: 0, count: plans.count)
-        for node in 0 ..< planIDs.count {
+        for node in 0..<planIDs.count {
             counts[Int(planIDs[node])] += 1
         }
         var rows: [String: TypeTally] = [:]

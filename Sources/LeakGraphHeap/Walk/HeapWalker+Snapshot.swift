@@ -34,7 +34,7 @@ extension HeapWalker {
 
         // One type per plan, its module and superclasses read from the metadata of its first object.
         var typeOfPlan = [Int](repeating: -1, count: scan.plans.count)
-        for node in 0 ..< count {
+        for node in 0..<count {
             let plan = Int(scan.planIDs[node])
             let record = record(scan.recordPosition(ofNode: node))
             if typeOfPlan[plan] < 0 {
@@ -58,11 +58,13 @@ extension HeapWalker {
                 suspendedForever.insert(resumption.task)
             }
         }
-        for node in 0 ..< count {
+        for node in 0..<count {
             defer { snapshot.references.endObject() }
             if node % 65_536 == 0 { progress?(node, count) }
             let plan = scan.plan(of: node)
-            guard !plan.slots.isEmpty || plan.tail != nil || suspendedForever.contains(node) || resumptionsByResumer[node] != nil,
+            guard
+                !plan.slots.isEmpty || plan.tail != nil || suspendedForever.contains(node)
+                    || resumptionsByResumer[node] != nil,
                 let object = UnsafeRawPointer(bitPattern: UInt(snapshot.objects.address[node]))
             else { continue }
             var pending = resumptionsByResumer[node] ?? []
@@ -72,12 +74,15 @@ extension HeapWalker {
             scanner.scan(
                 object: object, plan: plan,
                 found: { path, ownership, target, targetIsBox in
-                    guard let targetNode = near >= 0 ? scan.index.node(at: target, near: near) : scan.index.node(at: target, address: address)
+                    guard
+                        let targetNode = near >= 0
+                            ? scan.index.node(at: target, near: near) : scan.index.node(at: target, address: address)
                     else { return }
                     if ownership == .strong, let at = pending.firstIndex(where: { $0.storage == targetNode }) {
                         let resumption = pending.remove(at: at)
                         let interned = table.intern(path.appending(.resumesTask), ownership: .strong)
-                        snapshot.references.append(target: resumption.task, path: interned.path, element: interned.element)
+                        snapshot.references.append(
+                            target: resumption.task, path: interned.path, element: interned.element)
                     }
                     let interned = table.intern(path, ownership: ownership)
                     snapshot.references.append(target: targetNode, path: interned.path, element: interned.element)
@@ -96,7 +101,9 @@ extension HeapWalker {
     /// The type of `plan`'s objects: module and superclasses from `metadata` when it is a class's.
     private func typeInfo(of plan: ObjectPlan, metadata: UInt) -> HeapSnapshot.TypeInfo {
         var info = HeapSnapshot.TypeInfo(name: plan.typeName, kind: plan.kind)
-        guard let metadata = UnsafeRawPointer(bitPattern: metadata), MetadataKind(of: metadata) == .class else { return info }
+        guard let metadata = UnsafeRawPointer(bitPattern: metadata), MetadataKind(of: metadata) == .class else {
+            return info
+        }
         if let descriptor = ClassMetadata(metadata).descriptor {
             info.module = descriptor.moduleName
         }
@@ -128,7 +135,8 @@ extension HeapWalker {
                 if relabelled[path] == nil {
                     var steps = snapshot.paths[path].steps.steps
                     if steps.first == .capture(0) { steps[0] = .boxValue }
-                    relabelled[path] = paths.intern(steps: ReferencePath(steps), ownership: snapshot.paths[path].ownership)
+                    relabelled[path] = paths.intern(
+                        steps: ReferencePath(steps), ownership: snapshot.paths[path].ownership)
                 }
                 snapshot.references.paths[reference] = UInt32(relabelled[path]!)
             }

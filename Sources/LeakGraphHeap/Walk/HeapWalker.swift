@@ -36,7 +36,7 @@ public struct HeapWalker {
     ///   build per type (plus O(*n* log *n*) when the records are not sorted by address).
     public func walk(count: Int, record: (Int) -> HeapObjectRecord) -> ObjectGraph {
         let scan = scan(count: count, record: record)
-        return objectGraph(of: Array(0 ..< scan.liveObjects), in: scan, record: record)
+        return objectGraph(of: Array(0..<scan.liveObjects), in: scan, record: record)
     }
 
     /// Reads every live object of `count` records, the `i`-th given by `record(i)`, into a compact scan:
@@ -104,7 +104,7 @@ public struct HeapWalker {
         var planIsContext: [Bool] = []  // per plan: closure contexts, whose allocated size is checked
         var contextSizes: [(node: UInt32, size: UInt32)] = []
 
-        for position in 0 ..< count {
+        for position in 0..<count {
             if let progress, position & (Self.progressInterval - 1) == 0 {
                 progress(position, 2 * count)
             }
@@ -184,7 +184,7 @@ public struct HeapWalker {
         }
         let hasUnreadable = distinctPlans.map { !$0.unreadable.isEmpty }
         let isEmpty = distinctPlans.map { $0.slots.isEmpty && $0.tail == nil }
-        for source in 0 ..< retainCounts.count {
+        for source in 0..<retainCounts.count {
             if let progress, source & (Self.progressInterval - 1) == 0 {
                 progress(count + source, 2 * count)
             }
@@ -197,13 +197,14 @@ public struct HeapWalker {
                 continue
             }
             let sourcePosition = skipped.isEmpty ? source : index.recordPosition(ofNode: source)
-            guard let object = UnsafeRawPointer(bitPattern: index.address(ofNode: source) ?? address(sourcePosition)) else {
+            guard let object = UnsafeRawPointer(bitPattern: index.address(ofNode: source) ?? address(sourcePosition))
+            else {
                 offsets.append(offsets[source])
                 continue
             }
             let start = Int(fastStart[id])
             if start >= 0 {
-                for slot in start ..< Int(fastEnd[id]) {
+                for slot in start..<Int(fastEnd[id]) {
                     let word = object.word(at: fastOffsets[slot])
                     guard word != 0, !fastBridge[slot] || word >> 60 == 0,
                         let node = index.node(at: word, near: sourcePosition)
@@ -219,13 +220,17 @@ public struct HeapWalker {
             var size = 0
             if plan.kind == .closureContext {
                 while nextContext < contextSizes.count, contextSizes[nextContext].node < source { nextContext += 1 }
-                if nextContext < contextSizes.count, contextSizes[nextContext].node == source { size = Int(contextSizes[nextContext].size) }
+                if nextContext < contextSizes.count, contextSizes[nextContext].node == source {
+                    size = Int(contextSizes[nextContext].size)
+                }
             }
             scanner.scan(
                 object: object, plan: plan, size: size,
                 found: { _, ownership, target, _ in
                     guard ownership == .strong else { return }
-                    let node = index.holdsAddresses ? index.node(at: target, near: sourcePosition) : index.node(at: target, address: address)
+                    let node =
+                        index.holdsAddresses
+                        ? index.node(at: target, near: sourcePosition) : index.node(at: target, address: address)
                     guard let node else { return }
                     targets.append(UInt32(node))
                 },
@@ -239,12 +244,14 @@ public struct HeapWalker {
             precondition(targets.count < Int(UInt32.max), "a heap walk numbers references with 32 bits")
             offsets.append(UInt32(targets.count))
         }
-        var diagnostics = distinctPlans.indices
+        var diagnostics =
+            distinctPlans.indices
             .filter { unreadableCounts[$0] > 0 }
             .flatMap { id in
                 distinctPlans[id].unreadable.map {
                     WalkDiagnostic(
-                        typeName: distinctPlans[id].typeName, reason: $0, objectCount: unreadableCounts[id], stackID: planStack[id])
+                        typeName: distinctPlans[id].typeName, reason: $0, objectCount: unreadableCounts[id],
+                        stackID: planStack[id])
                 }
             }
             + objectUnreadable.map {
@@ -263,7 +270,8 @@ public struct HeapWalker {
             },
             node: { index.node(at: $0, address: address) })
         if !resumptions.isEmpty || !children.isEmpty {
-            strongGraph = strongGraph.adding(resumptions.map { ($0.resumer ?? $0.task, $0.task) } + children.map { ($0.parent, $0.child) })
+            strongGraph = strongGraph.adding(
+                resumptions.map { ($0.resumer ?? $0.task, $0.task) } + children.map { ($0.parent, $0.child) })
         }
         return HeapScan(
             strongGraph: strongGraph,
@@ -305,7 +313,8 @@ public struct HeapWalker {
         }
 
         var graph = ObjectGraph(
-            diagnostics: scan.diagnostics, trackedObjects: scan.trackedObjects, liveObjectsLeftOut: scan.liveObjects - nodes.count)
+            diagnostics: scan.diagnostics, trackedObjects: scan.trackedObjects,
+            liveObjectsLeftOut: scan.liveObjects - nodes.count)
         graph.nodes.reserveCapacity(nodes.count)
         for node in nodes {
             let record = record(scan.index.recordPosition(ofNode: node))
@@ -348,7 +357,8 @@ public struct HeapWalker {
                         if let taskIndex = graphIndex(resumption.task) {
                             references.append(
                                 Reference(
-                                    from: source, to: taskIndex, path: path.appending(.resumesTask), ownership: .strong))
+                                    from: source, to: taskIndex, path: path.appending(.resumesTask), ownership: .strong)
+                            )
                         }
                     }
                     guard let targetIndex = graphIndex(targetNode) else { return }
@@ -357,7 +367,9 @@ public struct HeapWalker {
                 })
             if let task = heldByCanary[node], let taskIndex = graphIndex(task) {
                 references.append(
-                    Reference(from: source, to: taskIndex, path: [.property("continuation"), .resumesTask], ownership: .strong))
+                    Reference(
+                        from: source, to: taskIndex, path: [.property("continuation"), .resumesTask], ownership: .strong
+                    ))
             }
             if suspendedForever.contains(node) {
                 references.append(Reference(from: source, to: source, path: [.suspendedForever], ownership: .strong))

@@ -33,7 +33,8 @@ extension HeapScan {
         let field = UnsafeRawPointer(bitPattern: address)
             .flatMap { UnsafeRawPointer(bitPattern: $0.load(as: UInt.self)) }
             .flatMap { plan(of: node).kind == .class ? FieldNames.field(containing: offset, metadata: $0) : nil }
-        return throughMemory ? .ownedMemoryPointer(field: field, offset: offset) : .rawPointer(field: field, offset: offset)
+        return throughMemory
+            ? .ownedMemoryPointer(field: field, offset: offset) : .rawPointer(field: field, offset: offset)
     }
 
     /// The task group children whose own retain the walk attributed to their parent task
@@ -43,7 +44,8 @@ extension HeapScan {
     /// - Complexity: O(*e*) when there are such children; O(1) otherwise.
     public func soleParentTasks() -> [Int: Int] {
         guard !childAttributions.isEmpty else { return [:] }
-        let children = Dictionary(childAttributions.map { ($0.child, $0.parent) }, uniquingKeysWith: { first, _ in first })
+        let children = Dictionary(
+            childAttributions.map { ($0.child, $0.parent) }, uniquingKeysWith: { first, _ in first })
         var inEdges: [Int: Int] = [:]
         for target in strongGraph.targets where children[Int(target)] != nil { inEdges[Int(target), default: 0] += 1 }
         return children.filter { inEdges[$0.key] == 1 && strongGraph.retainCounts[$0.key] == 1 }

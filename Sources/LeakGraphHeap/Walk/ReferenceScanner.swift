@@ -54,7 +54,8 @@ struct ReferenceScanner {
             let count = Int(bitPattern: object.word(at: 16))
             guard count > 0 else { return }
             for index in 0..<count {
-                scan(slots: element, at: object + start + index * stride, prefix: onePath(.element(index)), found: found)
+                scan(
+                    slots: element, at: object + start + index * stride, prefix: onePath(.element(index)), found: found)
             }
         case .dictionaryBuckets(let key, let keyStride, let value, let valueStride, let keyFormat):
             guard !key.isEmpty || !value.isEmpty else { return }
@@ -64,14 +65,18 @@ struct ReferenceScanner {
                 // Bucket numbers depend on the per-process hash seed: never put them in labels.
                 let shown = paths ? KeyDescription.describe(keyAddress, format: keyFormat) : nil
                 scan(slots: key, at: keyAddress, prefix: onePath(.dictionaryKey(shown)), found: found)
-                scan(slots: value, at: values + bucket * valueStride, prefix: onePath(.dictionaryValue(shown)), found: found)
+                scan(
+                    slots: value, at: values + bucket * valueStride, prefix: onePath(.dictionaryValue(shown)),
+                    found: found)
             }
         case .errorValue:
             // Linux `SwiftError` (no Objective-C interop): header, the value's type metadata, its Error
             // witness table, then the value aligned for its type.
             guard let type = object.pointer(at: 16) else { return }
             let witnesses = ValueWitnesses(of: type)
-            scan(slots: plans.values.slots(of: type), at: object + align(32, to: witnesses.alignment), prefix: onePath(.errorValue), found: found)
+            scan(
+                slots: plans.values.slots(of: type), at: object + align(32, to: witnesses.alignment),
+                prefix: onePath(.errorValue), found: found)
         case .genericCaptures(let generic):
             let layout = plans.genericCaptureSlots(generic, object: object, size: size)
             if let end = layout.end, !Self.fits(end, size: size) {
@@ -164,7 +169,8 @@ struct ReferenceScanner {
             case .block:
                 let block = address.word()
                 var context: UnsafeRawPointer?
-                if block != 0, lg_block_swift_context(UnsafeRawPointer(bitPattern: block), &context) == LG_BLOCK_CONTEXT,
+                if block != 0,
+                    lg_block_swift_context(UnsafeRawPointer(bitPattern: block), &context) == LG_BLOCK_CONTEXT,
                     let context
                 {
                     found(extend(path, .closureContext), .strong, UInt(bitPattern: context), false)
@@ -196,7 +202,8 @@ struct ReferenceScanner {
             }
         } else {
             scan(
-                slots: plans.values.slots(of: type), at: address, prefix: extend(path, .existentialValue(type: typeName)),
+                slots: plans.values.slots(of: type), at: address,
+                prefix: extend(path, .existentialValue(type: typeName)),
                 found: found)
         }
     }
@@ -223,7 +230,9 @@ struct ReferenceScanner {
     }
 
     /// `path` into the payload of `payloadCase`: `Optional`'s payload, or the named case's.
-    private static func casePath(_ path: ReferencePath, _ plan: EnumPlan, _ payloadCase: EnumPlan.EnumCase) -> ReferencePath {
+    private static func casePath(_ path: ReferencePath, _ plan: EnumPlan, _ payloadCase: EnumPlan.EnumCase)
+        -> ReferencePath
+    {
         path.appending(plan.isOptional ? .optionalPayload : .enumCase(payloadCase.name))
     }
 }

@@ -62,7 +62,8 @@ enum TaskResumers {
     /// - Complexity: O(*n* + *e*) for *n* nodes and *e* strong references, only when a continuation of a
     ///   task was found; otherwise O(1).
     static func find(
-        graph: StrongReferenceGraph, continuations: [(holder: Int, task: Int?, address: UInt)], plan: (Int) -> ObjectPlan,
+        graph: StrongReferenceGraph, continuations: [(holder: Int, task: Int?, address: UInt)],
+        plan: (Int) -> ObjectPlan,
         status: (Int) -> UInt32, node: (UInt) -> Int?
     ) -> (resumptions: [TaskResumption], children: [ChildAttribution]) {
         guard !continuations.isEmpty, lg_task_layout_known() else { return ([], []) }
@@ -82,7 +83,9 @@ enum TaskResumers {
         }
         func dependency(of task: Int, address: UInt) -> lg_task_dependency_t? {
             var found = lg_task_dependency_t()
-            guard let pointer = UnsafeRawPointer(bitPattern: address), lg_task_dependency(pointer, &found) else { return nil }
+            guard let pointer = UnsafeRawPointer(bitPattern: address), lg_task_dependency(pointer, &found) else {
+                return nil
+            }
             return found
         }
 
@@ -122,8 +125,10 @@ enum TaskResumers {
         // lives exactly as long as some copy of the continuation does — when the canary is the only
         // continuation naming the task.
         var result: [TaskResumption] = []
-        for (holder, waiters) in waiting.sorted(by: { $0.key < $1.key }) where plan(holder).role == .continuationCanary {
-            guard waiters.count == 1, case .task(let task) = waiters[0], continuationsOfWaiter[waiters[0]] == 1, isSuspended(task)
+        for (holder, waiters) in waiting.sorted(by: { $0.key < $1.key }) where plan(holder).role == .continuationCanary
+        {
+            guard waiters.count == 1, case .task(let task) = waiters[0], continuationsOfWaiter[waiters[0]] == 1,
+                isSuspended(task)
             else { continue }
             result.append(TaskResumption(task: task, storage: holder, resumer: holder))
         }
@@ -197,7 +202,9 @@ enum TaskResumers {
             case .task(let task):
                 guard isSuspended(task) else { continue }
             case .asyncLetChild(let address, _):
-                guard let pointer = UnsafeRawPointer(bitPattern: address), isSuspendedFlags(lg_task_status_flags(pointer)) else { continue }
+                guard let pointer = UnsafeRawPointer(bitPattern: address),
+                    isSuspendedFlags(lg_task_status_flags(pointer))
+                else { continue }
             }
             let resumers = Set((storageSources[storage] ?? []).filter { !isConsumer($0) })
             guard resumers.count <= 1 else { continue }
@@ -220,10 +227,12 @@ enum TaskResumers {
                 }
                 // A task group's child: decided for its whole group below, once.
                 // (A parent that is a child itself could be cancelled by its own parent: left held.)
-                guard let group = links.group.map({ UInt(bitPattern: $0) }), let parent = node(UInt(bitPattern: links.parent)),
+                guard let group = links.group.map({ UInt(bitPattern: $0) }),
+                    let parent = node(UInt(bitPattern: links.parent)),
                     !isChild(UInt(bitPattern: links.parent)), groupsSeen.insert(group).inserted,
                     let (resumption, attributions) = groupRule(
-                        parent: parent, parentAddress: UInt(bitPattern: links.parent), group: group, stream: stream, node: node,
+                        parent: parent, parentAddress: UInt(bitPattern: links.parent), group: group, stream: stream,
+                        node: node,
                         isSuspended: isSuspended, dependency: dependency)
                 else { continue }
                 result.append(resumption)
@@ -248,7 +257,8 @@ enum TaskResumers {
     /// cancellation can bring about), and each child's own retain is the parent's (a child lives as long as
     /// its parent can cancel it, or can be resumed).
     private static func groupRule(
-        parent: Int, parentAddress: UInt, group: UInt, stream: [Waiter: (storage: Int, resumer: Int?)], node: (UInt) -> Int?,
+        parent: Int, parentAddress: UInt, group: UInt, stream: [Waiter: (storage: Int, resumer: Int?)],
+        node: (UInt) -> Int?,
         isSuspended: (Int) -> Bool, dependency: (Int, UInt) -> lg_task_dependency_t?
     ) -> (TaskResumption, [ChildAttribution])? {
         guard isSuspended(parent), let waits = dependency(parent, parentAddress), waits.kind == LG_TASK_WAITS_ON_GROUP,
@@ -260,7 +270,9 @@ enum TaskResumers {
         var resumers = Set<Int?>()
         var storage: Int?
         while let child = next, children.count < 100_000 {
-            guard let childNode = node(UInt(bitPattern: child)), let found = stream[.task(childNode)] else { return nil }
+            guard let childNode = node(UInt(bitPattern: child)), let found = stream[.task(childNode)] else {
+                return nil
+            }
             var links = lg_task_child_links_t()
             guard lg_task_child_links(child, &links), UInt(bitPattern: links.group) == group,
                 UInt(bitPattern: links.parent) == parentAddress

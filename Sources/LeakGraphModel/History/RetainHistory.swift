@@ -34,7 +34,8 @@ public struct RetainEvent: Sendable, Hashable {
 
     /// Creates an event.
     public init(
-        kind: Kind, count: Int = 1, stackID: UInt32?, thread: Int = 1, frame: UInt64 = 0, sequence: Int, address: UInt64 = 0
+        kind: Kind, count: Int = 1, stackID: UInt32?, thread: Int = 1, frame: UInt64 = 0, sequence: Int,
+        address: UInt64 = 0
     ) {
         self.address = address
         self.kind = kind

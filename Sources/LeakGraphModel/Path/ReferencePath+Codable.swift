@@ -56,12 +56,14 @@ extension PathStep: Codable {
         case .suspendedForever: self = .suspendedForever
         case .rawPointer:
             self = .rawPointer(
-                field: try container.decodeIfPresent(String.self, forKey: .name), offset: try container.decode(Int.self, forKey: .offset))
+                field: try container.decodeIfPresent(String.self, forKey: .name),
+                offset: try container.decode(Int.self, forKey: .offset))
         case .asyncFrames: self = .asyncFrames
         case .childTask: self = .childTask
         case .ownedMemoryPointer:
             self = .ownedMemoryPointer(
-                field: try container.decodeIfPresent(String.self, forKey: .name), offset: try container.decode(Int.self, forKey: .offset))
+                field: try container.decodeIfPresent(String.self, forKey: .name),
+                offset: try container.decode(Int.self, forKey: .offset))
         }
     }
 

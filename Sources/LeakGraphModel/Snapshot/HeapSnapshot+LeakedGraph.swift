@@ -16,14 +16,16 @@ extension HeapSnapshot {
         var position = [Int: Int](minimumCapacity: leaked.count)
         for (index, object) in leaked.enumerated() { position[object] = index }
         var graph = ObjectGraph(
-            diagnostics: diagnostics, trackedObjects: info.trackedObjects, liveObjectsLeftOut: objects.count - leaked.count)
+            diagnostics: diagnostics, trackedObjects: info.trackedObjects,
+            liveObjectsLeftOut: objects.count - leaked.count)
         graph.nodes = leaked.map { node(of: $0) }
         for (source, object) in leaked.enumerated() {
             for reference in references.range(of: object) {
                 guard let target = position[Int(references.targets[reference])] else { continue }
                 graph.references.append(
                     LeakGraphModel.Reference(
-                        from: source, to: target, path: path(ofReference: reference), ownership: ownership(ofReference: reference)))
+                        from: source, to: target, path: path(ofReference: reference),
+                        ownership: ownership(ofReference: reference)))
             }
         }
         graph.orphans = leaked.indices.filter { objects.flags[leaked[$0]].contains(.orphan) }

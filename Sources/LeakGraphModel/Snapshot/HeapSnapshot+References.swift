@@ -20,7 +20,7 @@ extension HeapSnapshot {
 
         /// The references of object `source`: indices into the columns.
         public func range(of source: Int) -> Range<Int> {
-            Int(offsets[source]) ..< Int(offsets[source + 1])
+            Int(offsets[source])..<Int(offsets[source + 1])
         }
 
         /// Appends one reference of the object whose references are being added (see ``endObject()``).
@@ -85,7 +85,7 @@ extension HeapSnapshot {
         offsets.reserveCapacity(objects.count + 1)
         var targets: [UInt32] = []
         targets.reserveCapacity(references.count)
-        for source in 0 ..< objects.count {
+        for source in 0..<objects.count {
             for index in references.range(of: source) where strongPath[Int(references.paths[index])] {
                 targets.append(references.targets[index])
             }
@@ -108,7 +108,8 @@ public struct SnapshotPathTable: Sendable {
     /// Recently interned paths by the identity of their step storage: a type's slots share their paths'
     /// storage, so most references are found here without hashing their steps. Each entry keeps its
     /// steps alive, so no other path's storage can take the same address while it is cached.
-    private var recent = [(steps: [PathStep], ownership: Ownership, index: Int)?](repeating: nil, count: Self.recentSlots)
+    private var recent = [(steps: [PathStep], ownership: Ownership, index: Int)?](
+        repeating: nil, count: Self.recentSlots)
     private static let recentSlots = 256
 
     /// The path index and element of a reference stored at `path` with `ownership`.

@@ -110,7 +110,9 @@ extension HeapSnapshot {
         public var isProgram: Bool
 
         /// Creates a type.
-        public init(name: String, kind: ObjectKind, module: String? = nil, superclasses: [String] = [], isProgram: Bool = false) {
+        public init(
+            name: String, kind: ObjectKind, module: String? = nil, superclasses: [String] = [], isProgram: Bool = false
+        ) {
             self.name = name
             self.kind = kind
             self.module = module
@@ -164,7 +166,10 @@ extension HeapSnapshot {
         public var category: Category
 
         /// Creates a frame.
-        public init(function: String, file: String? = nil, line: Int? = nil, module: String? = nil, category: Category = .unknown) {
+        public init(
+            function: String, file: String? = nil, line: Int? = nil, module: String? = nil,
+            category: Category = .unknown
+        ) {
             self.function = function
             self.file = file
             self.line = line

@@ -74,10 +74,13 @@ public struct AllocationBudget: Sendable, Hashable {
         guard !excesses.isEmpty else { return nil }
         var lines: [String] = []
         for excess in excesses {
-            let over = "over the budget of at most \(ReportNaming.grouped(excess.budget)) (\(ReportNaming.grouped(excess.counted - excess.budget)) more)"
+            let over =
+                "over the budget of at most \(ReportNaming.grouped(excess.budget)) (\(ReportNaming.grouped(excess.counted - excess.budget)) more)"
             switch excess.limit {
             case .objects:
-                lines.append("\(ReportNaming.count(excess.counted, "object")) allocated (\(ReportNaming.count(profile.bytes, "byte"))), \(over).")
+                lines.append(
+                    "\(ReportNaming.count(excess.counted, "object")) allocated (\(ReportNaming.count(profile.bytes, "byte"))), \(over)."
+                )
             case .type(let type):
                 lines.append("\(ReportNaming.count(excess.counted, "\(type) object")) allocated, \(over).")
             case .alive:
@@ -85,12 +88,16 @@ public struct AllocationBudget: Sendable, Hashable {
             }
         }
         if !excesses.contains(where: { $0.limit == .objects }) {
-            lines.append("In all \(ReportNaming.count(profile.objects, "object")) allocated (\(ReportNaming.count(profile.bytes, "byte"))).")
+            lines.append(
+                "In all \(ReportNaming.count(profile.objects, "object")) allocated (\(ReportNaming.count(profile.bytes, "byte")))."
+            )
         }
         let types = profile.types
         lines.append("Most allocated types:")
         for type in types.prefix(Self.listedRows) {
-            lines.append("  \(ReportNaming.shortName(type.type)) × \(ReportNaming.grouped(type.objects)) (\(ReportNaming.count(type.bytes, "byte")))")
+            lines.append(
+                "  \(ReportNaming.shortName(type.type)) × \(ReportNaming.grouped(type.objects)) (\(ReportNaming.count(type.bytes, "byte")))"
+            )
         }
         if types.count > Self.listedRows {
             lines.append("  … and \(ReportNaming.count(types.count - Self.listedRows, "more type"))")
@@ -106,7 +113,9 @@ public struct AllocationBudget: Sendable, Hashable {
             lines.append("Still alive \(end):")
             let alive = profile.sites.filter { $0.aliveObjects > 0 }.sorted { $0.aliveObjects > $1.aliveObjects }
             for site in alive.prefix(Self.listedRows) {
-                lines.append("  \(ReportNaming.shortName(site.type)) × \(ReportNaming.grouped(site.aliveObjects)) at \(site.siteText)")
+                lines.append(
+                    "  \(ReportNaming.shortName(site.type)) × \(ReportNaming.grouped(site.aliveObjects)) at \(site.siteText)"
+                )
             }
         }
         return lines.joined(separator: "\n")

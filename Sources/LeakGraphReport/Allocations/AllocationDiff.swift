@@ -64,9 +64,12 @@ public struct AllocationDiff: Sendable, Codable, Equatable {
         var changes: [String: SiteChange] = [:]
         for (profile, isNew) in [(old, false), (new, true)] {
             for site in profile.sites {
-                var change = changes[site.key] ?? SiteChange(
-                    type: site.type, function: site.function, file: site.file, line: site.line, oldObjects: 0, newObjects: 0,
-                    oldBytes: 0, newBytes: 0, oldAlive: 0, newAlive: 0)
+                var change =
+                    changes[site.key]
+                    ?? SiteChange(
+                        type: site.type, function: site.function, file: site.file, line: site.line, oldObjects: 0,
+                        newObjects: 0,
+                        oldBytes: 0, newBytes: 0, oldAlive: 0, newAlive: 0)
                 if isNew {
                     change.newObjects += site.objects
                     change.newBytes += site.bytes
@@ -84,7 +87,9 @@ public struct AllocationDiff: Sendable, Codable, Equatable {
             .sorted { a, b in
                 let (aGrowth, bGrowth) = (a.newObjects - a.oldObjects, b.newObjects - b.oldObjects)
                 if aGrowth != bGrowth { return aGrowth > bGrowth }
-                if a.newBytes - a.oldBytes != b.newBytes - b.oldBytes { return a.newBytes - a.oldBytes > b.newBytes - b.oldBytes }
+                if a.newBytes - a.oldBytes != b.newBytes - b.oldBytes {
+                    return a.newBytes - a.oldBytes > b.newBytes - b.oldBytes
+                }
                 return a.site.key < b.site.key
             }
         types = ReportDiff.changes(
@@ -131,7 +136,8 @@ public struct AllocationDiff: Sendable, Codable, Equatable {
         let other = sites.filter { $0.newObjects == $0.oldObjects }
         if !other.isEmpty {
             lines.append("")
-            lines.append("\(ReportNaming.count(other.count, "site")) made as many objects, with other bytes or alive objects.")
+            lines.append(
+                "\(ReportNaming.count(other.count, "site")) made as many objects, with other bytes or alive objects.")
         }
         ReportDiff.appendTypes(Array(types.prefix(Self.textLimit)), titled: "ALLOCATIONS BY TYPE", to: &lines)
         return lines.joined(separator: "\n") + "\n"

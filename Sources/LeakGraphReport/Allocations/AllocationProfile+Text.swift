@@ -24,7 +24,9 @@ extension AllocationProfile {
     public static func shortFunction(_ function: String) -> String {
         var text = Substring(function)
         // Async code: `(1) suspend resume partial function for closure #1 …` is a part of the closure.
-        if text.hasPrefix("("), let close = text.firstIndex(of: ")"), text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber) {
+        if text.hasPrefix("("), let close = text.firstIndex(of: ")"),
+            text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber)
+        {
             for part in [") suspend resume partial function for ", ") await resume partial function for "]
             where text[close...].hasPrefix(part) {
                 text = text[text.index(close, offsetBy: part.count)...]
@@ -34,7 +36,9 @@ extension AllocationProfile {
         for prefix in ["merged ", "specialized ", "static "] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
         }
-        if text.hasPrefix("generic specialization <"), let of = topLevelRange(of: " of ", in: text.dropFirst("generic specialization ".count)) {
+        if text.hasPrefix("generic specialization <"),
+            let of = topLevelRange(of: " of ", in: text.dropFirst("generic specialization ".count))
+        {
             text = text[of.upperBound...]
         }
         if text.hasPrefix("closure #") || text.hasPrefix("implicit closure #") {
@@ -76,7 +80,8 @@ extension AllocationProfile {
             let c = text[index]
             if c == character && depth == 0 { return index }
             if c == "(" || c == "<" || c == "[" { depth += 1 }
-            if c == ")" || c == ">" && (index == text.startIndex || text[text.index(before: index)] != "-") || c == "]" {
+            if c == ")" || c == ">" && (index == text.startIndex || text[text.index(before: index)] != "-") || c == "]"
+            {
                 depth -= 1
             }
         }
@@ -93,7 +98,8 @@ extension AllocationProfile {
                 return index..<text.index(index, offsetBy: needle.count)
             }
             if c == "(" || c == "<" || c == "[" { depth += 1 }
-            if c == ")" || c == ">" && (index == text.startIndex || text[text.index(before: index)] != "-") || c == "]" {
+            if c == ")" || c == ">" && (index == text.startIndex || text[text.index(before: index)] != "-") || c == "]"
+            {
                 depth -= 1
             }
             index = text.index(after: index)
@@ -123,7 +129,8 @@ extension AllocationProfile {
         for index in text.indices {
             let c = text[index]
             if c == "(" || c == "<" || c == "[" { depth += 1 }
-            if c == ")" || c == ">" && (index == text.startIndex || text[text.index(before: index)] != "-") || c == "]" {
+            if c == ")" || c == ">" && (index == text.startIndex || text[text.index(before: index)] != "-") || c == "]"
+            {
                 depth -= 1
             }
             if c == "," && depth == 0 {
@@ -159,10 +166,13 @@ extension AllocationProfile {
             lines.append(
                 Self.columns(
                     ReportNaming.grouped(site.objects), ReportNaming.grouped(site.bytes),
-                    ReportNaming.grouped(site.aliveObjects), "\(ReportNaming.shortName(site.type)) at \(site.siteText)"))
+                    ReportNaming.grouped(site.aliveObjects), "\(ReportNaming.shortName(site.type)) at \(site.siteText)")
+            )
         }
         if sites.count > limit {
-            lines.append("  … and \(ReportNaming.count(sites.count - limit, "more site")) (every one in the JSON and HTML reports)")
+            lines.append(
+                "  … and \(ReportNaming.count(sites.count - limit, "more site")) (every one in the JSON and HTML reports)"
+            )
         }
         lines.append("")
         lines.append("ALLOCATIONS BY TYPE")

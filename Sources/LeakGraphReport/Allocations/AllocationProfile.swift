@@ -126,7 +126,8 @@ public struct AllocationProfile: Sendable, Codable, Equatable {
     public var types: [TypeTotal] {
         var totals: [String: TypeTotal] = [:]
         for site in sites {
-            var total = totals[site.type] ?? TypeTotal(type: site.type, objects: 0, bytes: 0, aliveObjects: 0, aliveBytes: 0)
+            var total =
+                totals[site.type] ?? TypeTotal(type: site.type, objects: 0, bytes: 0, aliveObjects: 0, aliveBytes: 0)
             total.objects += site.objects
             total.bytes += site.bytes
             total.aliveObjects += site.aliveObjects

@@ -102,10 +102,12 @@ public struct AllocationThresholds: Sendable, Codable, Equatable {
             throw ReadError(description: "it is not a JSON object")
         }
         guard let version = header.leakgraphAllocationThresholds else {
-            throw ReadError(description: "it is not an allocation thresholds file (no \"leakgraphAllocationThresholds\" version)")
+            throw ReadError(
+                description: "it is not an allocation thresholds file (no \"leakgraphAllocationThresholds\" version)")
         }
         guard version <= currentVersion, version >= 1 else {
-            throw ReadError(description: "it has version \(version); this leakgraph reads up to version \(currentVersion)")
+            throw ReadError(
+                description: "it has version \(version); this leakgraph reads up to version \(currentVersion)")
         }
         do {
             return try JSONDecoder().decode(AllocationThresholds.self, from: data)
@@ -186,7 +188,8 @@ public struct AllocationThresholds: Sendable, Codable, Equatable {
                 .sorted { ($0.site.objects - $0.recorded, $1.site.key) > ($1.site.objects - $1.recorded, $0.site.key) }
             verdict.excesses.append(
                 Excess(
-                    test: test.test, run: test.run, objects: test.allocations.objects, recorded: entry.objects, limit: limit,
+                    test: test.test, run: test.run, objects: test.allocations.objects, recorded: entry.objects,
+                    limit: limit,
                     grown: grown))
         }
         return verdict
@@ -202,7 +205,9 @@ extension AllocationThresholds.Excess {
     /// draft(_:) (0 → 100, new)`.
     public var text: String {
         let over = "over its limit of \(ReportNaming.grouped(limit)) (recorded \(ReportNaming.grouped(recorded)))"
-        var lines = ["\(test)\(run.map { " (\($0))" } ?? ""): \(ReportNaming.count(objects, "object")) allocated, \(over); grew:"]
+        var lines = [
+            "\(test)\(run.map { " (\($0))" } ?? ""): \(ReportNaming.count(objects, "object")) allocated, \(over); grew:"
+        ]
         for (site, before) in grown.prefix(Self.listedSites) {
             let note = before == 0 ? ", new" : ""
             lines.append(

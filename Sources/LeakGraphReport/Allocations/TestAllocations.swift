@@ -43,7 +43,8 @@ extension TestAllocations {
                     + "\(test.test)\(test.run.map { " (\($0))" } ?? "")\(top)")
         }
         if tests.count > textLimit {
-            lines.append("  … and \(ReportNaming.count(tests.count - textLimit, "more test")) (every one in the JSON report)")
+            lines.append(
+                "  … and \(ReportNaming.count(tests.count - textLimit, "more test")) (every one in the JSON report)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

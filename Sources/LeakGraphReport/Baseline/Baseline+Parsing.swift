@@ -20,7 +20,8 @@ extension Baseline {
         var entries: [BaselineEntry] = []
         var headerComments: [String] = []
         let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
-        for (offset, rawLine) in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        for (offset, rawLine) in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
+        {
             let number = offset + 1
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty { continue }
@@ -42,7 +43,9 @@ extension Baseline {
                 guard key == "version" else {
                     throw BaselineError(
                         code: .missingVersion, line: number,
-                        message: "not a LeakGraph baseline: the first line that is not a comment must be `version: \(currentVersion)`, not `\(body)`")
+                        message:
+                            "not a LeakGraph baseline: the first line that is not a comment must be `version: \(currentVersion)`, not `\(body)`"
+                    )
                 }
                 version = try checkedVersion(value, line: number)
                 continue
@@ -89,11 +92,13 @@ extension Baseline {
             throw BaselineError(
                 code: .unsupportedVersion, line: line,
                 message: "the baseline has version \(version), written by a newer LeakGraph; this build reads "
-                    + "version\(currentVersion == 1 ? "" : "s 1 through") \(currentVersion). Update LeakGraph to use it.")
+                    + "version\(currentVersion == 1 ? "" : "s 1 through") \(currentVersion). Update LeakGraph to use it."
+            )
         }
         guard version >= 1 else {
             throw BaselineError(
-                code: .unsupportedVersion, line: line, message: "version \(version) does not exist; versions start at 1")
+                code: .unsupportedVersion, line: line, message: "version \(version) does not exist; versions start at 1"
+            )
         }
         return version
     }
@@ -117,7 +122,8 @@ extension Baseline {
 extension StringProtocol {
     /// The text without white space at either end.
     func trimmingWhitespace() -> String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else {
             return ""
         }
         return String(self[first...last])

@@ -28,7 +28,9 @@ extension Baseline {
         }
         var oldReasons: [String: String] = [:]
         for entry in old?.entries ?? [] {
-            if case .fingerprint(let fingerprint) = entry.rule, let reason = entry.reason, oldReasons[fingerprint] == nil {
+            if case .fingerprint(let fingerprint) = entry.rule, let reason = entry.reason,
+                oldReasons[fingerprint] == nil
+            {
                 oldReasons[fingerprint] = reason
             }
         }

@@ -43,7 +43,8 @@ public enum JUnitReport {
         } else {
             for finding in report.findings {
                 let first = finding.tests.first ?? report.cycles[finding.family.representative].run ?? program
-                var attributes = "classname=\"\(x("leakgraph." + (finding.family.standing == .knownLibraryLeak ? "known-library-leaks" : first)))\""
+                var attributes =
+                    "classname=\"\(x("leakgraph." + (finding.family.standing == .knownLibraryLeak ? "known-library-leaks" : first)))\""
                 attributes += " name=\"\(x(finding.trace))\""
                 if let location = finding.location {
                     attributes += " file=\"\(x(location.file))\" line=\"\(location.line)\""
@@ -52,7 +53,8 @@ public enum JUnitReport {
                 switch finding.family.standing {
                 case .own:
                     failures += 1
-                    body += "      <failure type=\"leak\" message=\"\(x(message(finding)))\">\(x(finding.section))</failure>\n"
+                    body +=
+                        "      <failure type=\"leak\" message=\"\(x(message(finding)))\">\(x(finding.section))</failure>\n"
                 case .suppressed, .knownLibraryLeak:
                     skipped += 1
                     body += "      <skipped message=\"\(x(finding.excuse ?? "not failing the check"))\"/>\n"
@@ -95,7 +97,8 @@ public enum JUnitReport {
     /// The failure's one-line message: the counts, the suspect and its fix.
     static func message(_ finding: LeakReport.Finding) -> String {
         let family = finding.family
-        var text = "\(ReportNaming.count(family.cycles.count, "root cycle")), \(ReportNaming.count(family.objects, "object")), "
+        var text =
+            "\(ReportNaming.count(family.cycles.count, "root cycle")), \(ReportNaming.count(family.objects, "object")), "
             + "\(ReportNaming.count(family.bytes, "byte")) leaked (\(finding.leakedTypes.map(ReportNaming.shortName).joined(separator: ", ")))."
         if let suspect = finding.suspect, let reason = finding.reason, let fix = finding.fix {
             text += " Suspect: \(suspect) — \(reason) Fix: \(fix)"
@@ -117,7 +120,9 @@ public enum JUnitReport {
             case "'": result += "&apos;"
             case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
             default:
-                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) || (0xD800...0xDFFF).contains(scalar.value) {
+                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value)
+                    || (0xD800...0xDFFF).contains(scalar.value)
+                {
                     result += "?"
                 } else {
                     result.unicodeScalars.append(scalar)

@@ -87,7 +87,10 @@ extension TextRenderer {
             reason: cycle.suspect.map { Self.sentence($0.reason) }, fix: cycle.suspect.map { Self.sentence($0.hint) },
             leakedTypes: types, location: located.first, relatedLocations: related,
             foundIn: ReportNaming.foundIn(familyCycles), tests: tests,
-            excuse: cycle.knownLibraryLeak ?? cycle.suppressed.map { "accepted by the baseline: \($0.entry)" + ($0.reason.map { " — \($0)" } ?? "") },
+            excuse: cycle.knownLibraryLeak
+                ?? cycle.suppressed.map {
+                    "accepted by the baseline: \($0.entry)" + ($0.reason.map { " — \($0)" } ?? "")
+                },
             section: section)
     }
 

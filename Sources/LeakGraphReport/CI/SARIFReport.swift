@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The report as a SARIF 2.1.0 log (OASIS Static Analysis Results Interchange Format), which CI
@@ -28,7 +28,9 @@ public enum SARIFReport {
     public static let orphanRule = "LG1002"
 
     /// The log as pretty-printed JSON, keys sorted.
-    public static func render(_ report: LeakReport, context: RenderContext = RenderContext(), version: String? = nil) -> Data {
+    public static func render(_ report: LeakReport, context: RenderContext = RenderContext(), version: String? = nil)
+        -> Data
+    {
         let log = Log(report: report, context: context, version: version)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -64,13 +66,21 @@ public enum SARIFReport {
         init(report: LeakReport, context: RenderContext, version: String?) {
             tool = Tool(driver: Driver(version: version))
             let root = context.sourceRoot.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-            originalUriBaseIds = root.map { ["SRCROOT": ArtifactLocation(uri: SARIFReport.fileURI($0), uriBaseId: nil)] }
+            originalUriBaseIds = root.map {
+                ["SRCROOT": ArtifactLocation(uri: SARIFReport.fileURI($0), uriBaseId: nil)]
+            }
             results = report.crash == nil ? report.findings.map { Result($0, report: report, root: root) } : []
             invocations = [
                 Invocation(
                     executionSuccessful: report.crash == nil, exitCode: context.exitStatus.map(Int.init),
                     commandLine: context.command ?? ReportNaming.commandLine(report.program),
-                    toolExecutionNotifications: report.crash.map { [Notification(message: Message(text: "the program crashed with \($0.signal); no leak check ran"), level: "error")] })
+                    toolExecutionNotifications: report.crash.map {
+                        [
+                            Notification(
+                                message: Message(text: "the program crashed with \($0.signal); no leak check ran"),
+                                level: "error")
+                        ]
+                    })
             ]
         }
     }
@@ -87,14 +97,18 @@ public enum SARIFReport {
                 id: SARIFReport.cycleRule, name: "RetainCycle",
                 shortDescription: Message(text: "Objects leaked in a reference cycle that nothing can reach."),
                 fullDescription: Message(
-                    text: "Every object of the cycle is retained only by the cycle's own strong references (or by objects it holds), "
-                        + "so none of them is ever freed. Cut one reference of the ring: make it weak, or clear it when done."),
+                    text:
+                        "Every object of the cycle is retained only by the cycle's own strong references (or by objects it holds), "
+                        + "so none of them is ever freed. Cut one reference of the ring: make it weak, or clear it when done."
+                ),
                 help: Message(text: "The suspect reference and its fix are in the result's message.")),
             Rule(
                 id: SARIFReport.orphanRule, name: "OrphanedRetain",
-                shortDescription: Message(text: "An object retained from nowhere: a +1 retain whose pointer was dropped."),
+                shortDescription: Message(
+                    text: "An object retained from nowhere: a +1 retain whose pointer was dropped."),
                 fullDescription: Message(
-                    text: "The object's retain count is higher than the references any memory of the process holds to it "
+                    text:
+                        "The object's retain count is higher than the references any memory of the process holds to it "
                         + "(an Unmanaged.passRetained pointer forgotten, a C context freed without its release)."),
                 help: Message(text: "Balance the retain with a release, or keep the pointer where it can be released.")),
         ]
@@ -131,10 +145,13 @@ public enum SARIFReport {
             level = finding.family.standing == .own ? "error" : "note"
             let family = finding.family
             var text = cycle.isOrphan ? "Orphaned retain: " : "Retain cycle: "
-            text += "\(finding.trace) — \(ReportNaming.count(family.cycles.count, "root cycle")), "
+            text +=
+                "\(finding.trace) — \(ReportNaming.count(family.cycles.count, "root cycle")), "
                 + "\(ReportNaming.count(family.objects, "object")), \(ReportNaming.count(family.bytes, "byte")) leaked "
                 + "(\(finding.leakedTypes.map(ReportNaming.shortName).joined(separator: ", ")))."
-            if let suspect = finding.suspect, let reason = finding.reason, let fix = finding.fix, family.standing != .knownLibraryLeak {
+            if let suspect = finding.suspect, let reason = finding.reason, let fix = finding.fix,
+                family.standing != .knownLibraryLeak
+            {
                 text += " Suspect: \(suspect) — \(reason) Fix: \(fix)"
             }
             if let foundIn = finding.foundIn {
@@ -150,7 +167,8 @@ public enum SARIFReport {
             partialFingerprints = family.fingerprint.map { ["leakGraph/v1": $0] }
             suppressions = finding.excuse.map { [Suppression(justification: $0)] }
             properties = Properties(
-                rootCycles: family.cycles.count, objects: family.objects, bytes: family.bytes, leakedTypes: finding.leakedTypes,
+                rootCycles: family.cycles.count, objects: family.objects, bytes: family.bytes,
+                leakedTypes: finding.leakedTypes,
                 tests: finding.tests.isEmpty ? nil : finding.tests,
                 cycles: family.cycles.map { report.cycles[$0].id })
         }
@@ -165,7 +183,8 @@ public enum SARIFReport {
             self.id = id
             var artifact = ArtifactLocation(uri: SARIFReport.fileURI(location.file), uriBaseId: nil)
             if let root, location.file.hasPrefix(root) {
-                artifact = ArtifactLocation(uri: SARIFReport.relativeURI(String(location.file.dropFirst(root.count))), uriBaseId: "SRCROOT")
+                artifact = ArtifactLocation(
+                    uri: SARIFReport.relativeURI(String(location.file.dropFirst(root.count))), uriBaseId: "SRCROOT")
             }
             physicalLocation = PhysicalLocation(artifactLocation: artifact, region: Region(startLine: location.line))
             message = Message(text: "\(location.type) made here, in \(location.function)")

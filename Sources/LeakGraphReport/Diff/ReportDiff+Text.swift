@@ -21,19 +21,26 @@ extension ReportDiff {
         if !grownLeaks.isEmpty { verdict.append("\(ReportNaming.grouped(grownLeaks.count)) grown") }
         let gone = cycles.filter { $0.newCount == 0 }.count
         if gone > 0 { verdict.append("\(ReportNaming.grouped(gone)) gone") }
-        var lines = [verdict.joined(separator: ", ") + "; \(ReportNaming.count(leakedTypes.count, "leaked type")) changed."]
+        var lines = [
+            verdict.joined(separator: ", ") + "; \(ReportNaming.count(leakedTypes.count, "leaked type")) changed."
+        ]
         let changed = cycles.filter { $0.oldCount != $0.newCount }
         if !changed.isEmpty {
             lines.append("")
             lines.append("ROOT CYCLES")
             for change in changed {
                 let state =
-                    change.oldCount == 0 ? "new" : change.newCount == 0 ? "gone"
-                    : change.newCount > change.oldCount ? "grown" : "shrunk"
+                    change.oldCount == 0
+                    ? "new"
+                    : change.newCount == 0
+                        ? "gone"
+                        : change.newCount > change.oldCount ? "grown" : "shrunk"
                 let counts = "\(ReportNaming.grouped(change.oldCount)) → \(ReportNaming.grouped(change.newCount))"
                 let bytes = Self.signed(change.newBytes - change.oldBytes) + " bytes"
                 let library = change.knownLibraryLeak == nil ? "" : "  [known library leak]"
-                lines.append("  \(state + String(repeating: " ", count: max(0, 7 - state.count))) \(counts) (\(bytes))  \(change.types)  \(change.key)\(library)")
+                lines.append(
+                    "  \(state + String(repeating: " ", count: max(0, 7 - state.count))) \(counts) (\(bytes))  \(change.types)  \(change.key)\(library)"
+                )
             }
         }
         if unchanged > 0 {
@@ -61,7 +68,8 @@ extension ReportDiff {
         for change in changes {
             let counts = "\(ReportNaming.grouped(change.oldCount)) → \(ReportNaming.grouped(change.newCount))"
             lines.append(
-                "  \(signed(change.newCount - change.oldCount)) (\(signed(change.newBytes - change.oldBytes)) bytes)  \(change.type)  (\(counts))")
+                "  \(signed(change.newCount - change.oldCount)) (\(signed(change.newBytes - change.oldBytes)) bytes)  \(change.type)  (\(counts))"
+            )
         }
     }
 

@@ -71,13 +71,17 @@ public struct ReportDiff: Sendable, Codable, Equatable {
                 let objects = (cycle.members + cycle.holds).filter { report.leaks.indices.contains($0) }
                 let bytes = objects.reduce(0) { $0 + report.leaks[$1].size }
                 let types = ReportNaming.typeGroups(
-                    cycle.members.filter { report.leaks.indices.contains($0) }.map { (name: report.leaks[$0].type, size: report.leaks[$0].size) })
+                    cycle.members.filter { report.leaks.indices.contains($0) }.map {
+                        (name: report.leaks[$0].type, size: report.leaks[$0].size)
+                    })
                 let typeText = types.map { "\(ReportNaming.shortName($0.type)) × \(ReportNaming.grouped($0.count))" }
                     .joined(separator: ", ")
                 let key = cycle.fingerprint ?? "types: " + typeText
-                var change = kinds[key] ?? CycleChange(
-                    key: key, types: typeText, oldCount: 0, newCount: 0, oldBytes: 0, newBytes: 0,
-                    knownLibraryLeak: cycle.knownLibraryLeak)
+                var change =
+                    kinds[key]
+                    ?? CycleChange(
+                        key: key, types: typeText, oldCount: 0, newCount: 0, oldBytes: 0, newBytes: 0,
+                        knownLibraryLeak: cycle.knownLibraryLeak)
                 if isNew {
                     change.newCount += 1
                     change.newBytes += bytes
@@ -116,7 +120,8 @@ public struct ReportDiff: Sendable, Codable, Equatable {
         var types: [String: TypeChange] = [:]
         for (rows, isNew) in [(old, false), (new, true)] {
             for row in rows {
-                var change = types[row.type] ?? TypeChange(type: row.type, oldCount: 0, newCount: 0, oldBytes: 0, newBytes: 0)
+                var change =
+                    types[row.type] ?? TypeChange(type: row.type, oldCount: 0, newCount: 0, oldBytes: 0, newBytes: 0)
                 if isNew {
                     change.newCount += row.count
                     change.newBytes += row.bytes

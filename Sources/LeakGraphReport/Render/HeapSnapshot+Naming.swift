@@ -22,7 +22,10 @@ extension HeapSnapshot {
         guard let site = creationSite(ofStack: id) else { return nil }
         return stacks[id].firstIndex { index in
             let frame = frames[index]
-            let place = frame.file.flatMap { $0.isEmpty || $0.hasPrefix("<") ? nil : ReportNaming.place(file: $0, line: frame.line.flatMap { $0 > 0 ? $0 : nil }) }
+            let place = frame.file.flatMap {
+                $0.isEmpty || $0.hasPrefix("<")
+                    ? nil : ReportNaming.place(file: $0, line: frame.line.flatMap { $0 > 0 ? $0 : nil })
+            }
             return frame.function == site.function && place == site.place
         }
     }

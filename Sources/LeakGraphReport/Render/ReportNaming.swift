@@ -33,7 +33,8 @@ public enum ReportNaming {
     public static func shortName(_ type: String) -> String {
         guard let dot = type.firstIndex(of: ".") else { return type }
         let module = type[..<dot]
-        let isIdentifier = !module.isEmpty && module.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        let isIdentifier =
+            !module.isEmpty && module.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
             && !(module.first?.isNumber ?? true)
         let rest = type[type.index(after: dot)...]
         return isIdentifier && !rest.isEmpty ? String(rest) : type
@@ -123,7 +124,8 @@ public enum ReportNaming {
     /// is its caller, the wrong function.
     public static func creationSite(of leak: LeakReport.Leak) -> CreationSite? {
         let boxOrContext = leak.kind == ObjectKind.box.rawValue || leak.kind == ObjectKind.closureContext.rawValue
-        if boxOrContext, let own = leak.backtrace.first(where: { !isCompilerGenerated($0.function) }), realLine(own) == nil,
+        if boxOrContext, let own = leak.backtrace.first(where: { !isCompilerGenerated($0.function) }),
+            realLine(own) == nil,
             !own.function.hasPrefix("0x")
         {
             return CreationSite(place: realFile(own).map { place(file: $0, line: nil) }, function: own.function)
@@ -314,9 +316,11 @@ public enum ReportNaming {
     /// `argument` unchanged when it is plain (letters, digits and `-_./=:,+@%`); otherwise in single
     /// quotes, a quote inside written `'\''`.
     public static func shellQuoted(_ argument: String) -> String {
-        let plain = !argument.isEmpty && argument.allSatisfy {
-            $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0)
-        }
+        let plain =
+            !argument.isEmpty
+            && argument.allSatisfy {
+                $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0)
+            }
         return plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -46,12 +46,17 @@ public enum SnapshotText {
         var lines = heading(summary)
         lines.append("")
         let header = summary.groupedBy == HeapSnapshot.Grouping.site.rawValue ? "CREATION SITE" : "TYPE"
-        lines.append(contentsOf: table(
-            [["", "count", "shallow", "retained", "leaked"]]
-                + summary.rows.map { row in
-                    [displayName(row.name, grouping: summary.groupedBy, among: summary.rows.map(\.name)), ReportNaming.grouped(row.count),
-                        bytes(row.shallowBytes), bytes(row.retainedBytes), row.leaked > 0 ? ReportNaming.grouped(row.leaked) : ""]
-                }, title: "\(header)S BY RETAINED SIZE"))
+        lines.append(
+            contentsOf: table(
+                [["", "count", "shallow", "retained", "leaked"]]
+                    + summary.rows.map { row in
+                        [
+                            displayName(row.name, grouping: summary.groupedBy, among: summary.rows.map(\.name)),
+                            ReportNaming.grouped(row.count),
+                            bytes(row.shallowBytes), bytes(row.retainedBytes),
+                            row.leaked > 0 ? ReportNaming.grouped(row.leaked) : "",
+                        ]
+                    }, title: "\(header)S BY RETAINED SIZE"))
         if summary.moreRows > 0 {
             lines.append("   … \(ReportNaming.count(summary.moreRows, "more row")) (--top N shows more)")
         }
@@ -66,11 +71,13 @@ public enum SnapshotText {
         }
         lines.append("")
         if summary.accumulationPoints.isEmpty {
-            lines.append("ACCUMULATION POINTS: none (no object retains 10 % of the bytes or holds 100 objects of one type)")
+            lines.append(
+                "ACCUMULATION POINTS: none (no object retains 10 % of the bytes or holds 100 objects of one type)")
         } else {
             lines.append("ACCUMULATION POINTS (where memory piles up)")
             for point in summary.accumulationPoints {
-                var line = "   \(ReportNaming.shortName(point.type)) (\(point.address)) retains \(bytes(point.retainedBytes)) (\(percent(point.share)))"
+                var line =
+                    "   \(ReportNaming.shortName(point.type)) (\(point.address)) retains \(bytes(point.retainedBytes)) (\(percent(point.share)))"
                 if point.holderAddress != point.address {
                     line += ", inside \(ReportNaming.shortName(point.holderType)) (\(point.holderAddress))"
                 }
@@ -86,7 +93,8 @@ public enum SnapshotText {
             lines.append("")
             lines.append("NOT READ EXACTLY (their targets count as held)")
             for diagnostic in summary.diagnostics.prefix(20) {
-                lines.append("   \(diagnostic.typeName) × \(ReportNaming.grouped(diagnostic.objectCount)): \(diagnostic.reason)")
+                lines.append(
+                    "   \(diagnostic.typeName) × \(ReportNaming.grouped(diagnostic.objectCount)): \(diagnostic.reason)")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -94,23 +102,30 @@ public enum SnapshotText {
 
     /// The text of a comparison of two snapshots (`leakgraph snapshot NEW --compare OLD`): the groups that
     /// changed, most growth first, at most `top` of them.
-    public static func render(_ comparison: SnapshotComparison, old: SnapshotSummary, new: SnapshotSummary, grouping: HeapSnapshot.Grouping, top: Int) -> String {
+    public static func render(
+        _ comparison: SnapshotComparison, old: SnapshotSummary, new: SnapshotSummary, grouping: HeapSnapshot.Grouping,
+        top: Int
+    ) -> String {
         var lines = ["Comparing \(old.time) (old) with \(new.time) (new)"]
         lines.append(
             "objects: \(ReportNaming.grouped(old.objects)) → \(ReportNaming.grouped(new.objects)) "
                 + "(\(ReportNaming.grouped(comparison.keptObjects)) in both, \(ReportNaming.grouped(comparison.addedObjects)) new, "
-                + "\(ReportNaming.grouped(comparison.removedObjects)) gone); bytes: \(bytes(old.bytes)) → \(bytes(new.bytes))")
+                + "\(ReportNaming.grouped(comparison.removedObjects)) gone); bytes: \(bytes(old.bytes)) → \(bytes(new.bytes))"
+        )
         lines.append("")
         let changed = comparison.rows.filter { $0.change != .unchanged }
         let names = changed.map(\.key)
         let header = grouping == .site ? "CREATION SITE" : "TYPE"
-        lines.append(contentsOf: table(
-            [["", "change", "count", "bytes", "new objects"]]
-                + changed.prefix(max(top, 0)).map { row in
-                    [displayName(row.key, grouping: grouping.rawValue, among: names), row.change.rawValue,
-                        "\(ReportNaming.grouped(row.oldCount)) → \(ReportNaming.grouped(row.newCount))",
-                        "\(signedBytes(row.byteDelta)) (\(bytes(row.newBytes)))", ReportNaming.grouped(row.added)]
-                }, title: "\(header)S THAT CHANGED, MOST GROWTH FIRST"))
+        lines.append(
+            contentsOf: table(
+                [["", "change", "count", "bytes", "new objects"]]
+                    + changed.prefix(max(top, 0)).map { row in
+                        [
+                            displayName(row.key, grouping: grouping.rawValue, among: names), row.change.rawValue,
+                            "\(ReportNaming.grouped(row.oldCount)) → \(ReportNaming.grouped(row.newCount))",
+                            "\(signedBytes(row.byteDelta)) (\(bytes(row.newBytes)))", ReportNaming.grouped(row.added),
+                        ]
+                    }, title: "\(header)S THAT CHANGED, MOST GROWTH FIRST"))
         if changed.isEmpty {
             lines.append("   nothing changed")
         } else if changed.count > top {
@@ -138,7 +153,7 @@ public enum SnapshotText {
             let name = index == 0 ? title : row[0]
             let clipped = name.count > widths[0] ? String(name.prefix(widths[0] - 1)) + "…" : name
             var line = "   " + clipped + String(repeating: " ", count: max(0, widths[0] - clipped.count))
-            for column in 1 ..< row.count {
+            for column in 1..<row.count {
                 line += "  " + String(repeating: " ", count: widths[column] - row[column].count) + row[column]
             }
             let trimmed = String(line.reversed().drop { $0 == " " }.reversed())

@@ -46,12 +46,16 @@ extension TextRenderer {
         let bytes = groups.reduce(0) { $0 + $1.bytes }
         lines.append(
             "Suppressed (baseline): \(ReportNaming.count(ordinals.count, "root cycle")), "
-                + "\(ReportNaming.count(objects, "object")), \(ReportNaming.count(bytes, "byte")) — reported, not failing the check")
+                + "\(ReportNaming.count(objects, "object")), \(ReportNaming.count(bytes, "byte")) — reported, not failing the check"
+        )
         for group in groups {
-            let place = group.suppression.line.map { "\(group.suppression.baseline), line \($0)" } ?? group.suppression.baseline
-            let numbers = group.ordinals.prefix(10).map { "#\($0 + 1)" }.joined(separator: ", ")
+            let place =
+                group.suppression.line.map { "\(group.suppression.baseline), line \($0)" } ?? group.suppression.baseline
+            let numbers =
+                group.ordinals.prefix(10).map { "#\($0 + 1)" }.joined(separator: ", ")
                 + (group.ordinals.count > 10 ? ", …" : "")
-            var line = "   \(group.suppression.entry)  (\(place)): \(ReportNaming.count(group.ordinals.count, "root cycle")) "
+            var line =
+                "   \(group.suppression.entry)  (\(place)): \(ReportNaming.count(group.ordinals.count, "root cycle")) "
                 + "(\(numbers)), \(ReportNaming.count(group.objects, "object")), \(ReportNaming.count(group.bytes, "byte"))"
             if let reason = group.suppression.reason {
                 line += " — " + reason

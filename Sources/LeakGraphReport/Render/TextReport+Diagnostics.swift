@@ -32,7 +32,8 @@ extension TextRenderer {
         lines.append("")
         guard !own.isEmpty else {
             lines.append(
-                "Not read exactly: \(libraryText) could not be read; what they reach counts as held (--verbose lists them).")
+                "Not read exactly: \(libraryText) could not be read; what they reach counts as held (--verbose lists them)."
+            )
             return
         }
         let objects = own.reduce(0) { $0 + $1.objectCount }
@@ -82,7 +83,10 @@ extension TextRenderer {
             }
         }
         return kinds.enumerated()
-            .sorted { $0.element.objectCount != $1.element.objectCount ? $0.element.objectCount > $1.element.objectCount : $0.offset < $1.offset }
+            .sorted {
+                $0.element.objectCount != $1.element.objectCount
+                    ? $0.element.objectCount > $1.element.objectCount : $0.offset < $1.offset
+            }
             .map(\.element)
     }
 }

@@ -37,7 +37,8 @@ extension TextRenderer {
         let bytes = families.reduce(0) { $0 + $1.bytes }
         lines.append(
             "KNOWN LIBRARY LEAKS (not your code; reported, not failing): \(ReportNaming.count(cycles, "root cycle")), "
-                + "\(ReportNaming.count(objects, "object")), \(ReportNaming.count(bytes, "byte")) (--expand shows them in full)")
+                + "\(ReportNaming.count(objects, "object")), \(ReportNaming.count(bytes, "byte")) (--expand shows them in full)"
+        )
         for family in families {
             let cycle = report.cycles[family.representative]
             let members = cycle.members.compactMap { position[$0] }
@@ -45,9 +46,11 @@ extension TextRenderer {
             if family.cycles.count > 1 {
                 numbers += " and \(ReportNaming.grouped(family.cycles.count - 1)) more like it"
             }
-            let library = cycle.knownLibraryLeak.map { $0.split(separator: ":", maxSplits: 1).first.map(String.init) ?? $0 } ?? ""
+            let library =
+                cycle.knownLibraryLeak.map { $0.split(separator: ":", maxSplits: 1).first.map(String.init) ?? $0 } ?? ""
             let held = family.objects - members.count * family.cycles.count
-            let sizes = family.cycles.count > 1
+            let sizes =
+                family.cycles.count > 1
                 ? "\(ReportNaming.count(family.objects, "object")) in all"
                 : "\(ReportNaming.count(members.count, "object"))\(held > 0 ? ", holds \(ReportNaming.grouped(held))" : "")"
             lines.append("   \(numbers) \(shape(of: cycle, members: members)) — \(library) (\(sizes))")

@@ -54,7 +54,8 @@ extension TextRenderer {
         if let suspect = cycle.suspect, let edge = suspectEdge(of: cycle) {
             if let steps = ring(closedBy: edge, members: members) {
                 let start = startOfRing(steps)
-                lines.append("   " + ringText(Array(steps[start...] + steps[..<start]), suspect: steps.count - 1 - start))
+                lines.append(
+                    "   " + ringText(Array(steps[start...] + steps[..<start]), suspect: steps.count - 1 - start))
             }
             // A known library leak is not the reader's to fix: its ring is shown, no fix is offered.
             guard cycle.knownLibraryLeak == nil else { return renderFingerprint(cycle) }
@@ -65,8 +66,11 @@ extension TextRenderer {
             // One line per distinct fix: the same declaration in several objects is one change.
             var fixes: Set<[String]> = [[stepText(edge), suspect.hint]]
             for cut in cycle.otherCuts ?? [] {
-                guard let other = self.edge(of: cut), fixes.insert([stepText(other), cut.hint]).inserted else { continue }
-                lines.append("   Also cut: \(stepText(other)) — \(Self.sentence(cut.reason)) Fix: \(Self.sentence(cut.hint))")
+                guard let other = self.edge(of: cut), fixes.insert([stepText(other), cut.hint]).inserted else {
+                    continue
+                }
+                lines.append(
+                    "   Also cut: \(stepText(other)) — \(Self.sentence(cut.reason)) Fix: \(Self.sentence(cut.hint))")
                 renderStoreSite(other)
             }
         }
@@ -177,7 +181,8 @@ extension TextRenderer {
     /// `Hub.handlers` for the collection storage at `position` when exactly one strong reference from a
     /// leaked object leads to it (``TextRenderer/storageHolder``); `nil` for other objects.
     func storageOwnerText(_ position: Int) -> String? {
-        guard let reference = storageHolder[position], let owner = self.position[report.references[reference].from] else {
+        guard let reference = storageHolder[position], let owner = self.position[report.references[reference].from]
+        else {
             return nil
         }
         return ReportNaming.referenceText(type: typeText(owner), path: report.references[reference].path)

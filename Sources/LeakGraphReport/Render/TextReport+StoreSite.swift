@@ -11,7 +11,9 @@ extension TextRenderer {
         if reference.path.isClosure, target.kind == "closureContext",
             let site = ReportNaming.creationSite(target.backtrace)
         {
-            lines.append("      Captured at \(site.place.map { "\($0) in " } ?? "")\(ReportNaming.shortFunctionName(site.function)) (where the closure was formed)")
+            lines.append(
+                "      Captured at \(site.place.map { "\($0) in " } ?? "")\(ReportNaming.shortFunctionName(site.function)) (where the closure was formed)"
+            )
         }
     }
 }

@@ -80,7 +80,9 @@ public enum TextReport {
     ///   - report: The report.
     ///   - pathLimit: The maximum number of object and `↺` lines drawn per root cycle (at least 1).
     /// - Complexity: O(*n* + *e*) for *n* leaks and *e* references (plus sorting the type groups).
-    public static func render(_ report: LeakReport, pathLimit: Int = defaultPathLimit, options: Options = Options()) -> String {
+    public static func render(_ report: LeakReport, pathLimit: Int = defaultPathLimit, options: Options = Options())
+        -> String
+    {
         if let crash = report.crash {
             return crashed(program: report.program, crash: crash)
         }
@@ -102,9 +104,10 @@ public enum TextReport {
             "Crashed thread:",
         ]
         for (index, frame) in crash.frames.enumerated() {
-            let place = frame.file.map { file in
-                " at \(file.split(separator: "/").last.map(String.init) ?? file)\(frame.line.map { ":\($0)" } ?? "")"
-            } ?? ""
+            let place =
+                frame.file.map { file in
+                    " at \(file.split(separator: "/").last.map(String.init) ?? file)\(frame.line.map { ":\($0)" } ?? "")"
+                } ?? ""
             lines.append("   #\(index) \(frame.function)\(place)")
         }
         if crash.frames.isEmpty {
@@ -126,7 +129,9 @@ public enum TextReport {
     /// (3 root cycles).`, `Process App: not your code: 1 known library leak, 22 objects, 1,450 bytes
     /// (reported, not failing).` Without, it counts every leaked object (`Process App: 21 leaks for 768
     /// total leaked bytes.`).
-    public static func header(program: LeakReport.Program, summary: LeakReport.Summary, totals: LeakReport.Totals? = nil) -> String {
+    public static func header(
+        program: LeakReport.Program, summary: LeakReport.Summary, totals: LeakReport.Totals? = nil
+    ) -> String {
         let name = ReportNaming.programName(program)
         let tracked = ReportNaming.count(summary.trackedObjects, "object")
         let cycles = ReportNaming.count(summary.rootCycles, "root cycle")
@@ -137,7 +142,8 @@ public enum TextReport {
                 own += " for \(ReportNaming.grouped(totals.ownBytes)) total leaked bytes"
             }
             if totals.ownCycles > 0 {
-                own += ", in "
+                own +=
+                    ", in "
                     + "\(ReportNaming.count(totals.ownFamilies, "leak family", plural: "leak families")) "
                     + "(\(ReportNaming.count(totals.ownCycles, "root cycle")))"
             }
@@ -145,7 +151,8 @@ public enum TextReport {
             if totals.suppressedCycles > 0 {
                 lines.append(
                     "Process \(name): accepted by the baseline: \(ReportNaming.count(totals.suppressedCycles, "root cycle")), "
-                        + "\(ReportNaming.count(totals.suppressedObjects, "object")), \(ReportNaming.count(totals.suppressedBytes, "byte")).")
+                        + "\(ReportNaming.count(totals.suppressedObjects, "object")), \(ReportNaming.count(totals.suppressedBytes, "byte"))."
+                )
             }
             if totals.libraryCycles > 0 {
                 lines.append(
@@ -155,9 +162,11 @@ public enum TextReport {
             }
         } else {
             let leaks = ReportNaming.count(summary.leakedObjects, "leak")
-            lines.append("Process \(name): \(leaks) for \(ReportNaming.grouped(summary.leakedBytes)) total leaked bytes.")
+            lines.append(
+                "Process \(name): \(leaks) for \(ReportNaming.grouped(summary.leakedBytes)) total leaked bytes.")
         }
-        lines.append("Process \(name): \(tracked) tracked, \(ReportNaming.grouped(summary.liveObjects)) live, \(cycles).")
+        lines.append(
+            "Process \(name): \(tracked) tracked, \(ReportNaming.grouped(summary.liveObjects)) live, \(cycles).")
         lines.append("Command: \(ReportNaming.commandLine(program))   (\(Self.programState(program)))")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -178,7 +187,9 @@ public enum TextReport {
     ///   - report: The report.
     ///   - pathLimit: The maximum number of object and `↺` lines drawn per root cycle (at least 1).
     /// - Complexity: O(*n* + *e*) for *n* leaks and *e* references (plus sorting the type groups).
-    public static func body(_ report: LeakReport, pathLimit: Int = defaultPathLimit, options: Options = Options()) -> String {
+    public static func body(_ report: LeakReport, pathLimit: Int = defaultPathLimit, options: Options = Options())
+        -> String
+    {
         var renderer = TextRenderer(report: report, pathLimit: max(1, pathLimit))
         return renderer.renderBody(options: options) + (report.allocations.map { "\n" + $0.text() } ?? "")
             + (report.testAllocations.map { "\n" + TestAllocations.text($0) } ?? "")
@@ -358,7 +369,8 @@ struct TextRenderer {
         }
         if let holder = cycle.heldByKnownLibraryLeak {
             let number = report.cycles.firstIndex { $0.id == holder }.map { " (root cycle #\($0 + 1))" } ?? ""
-            lines.append("   Held by a known library leak\(number): your code's cycle, leaked once its holder is released")
+            lines.append(
+                "   Held by a known library leak\(number): your code's cycle, leaked once its holder is released")
         }
         renderTrace(cycle, members: members)
         renderTree(members, suspect: suspectEdge(of: cycle))

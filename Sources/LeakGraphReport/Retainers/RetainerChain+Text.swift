@@ -46,7 +46,9 @@ extension RetainerChain {
         }
         for link in links.dropFirst() {
             let label = link.label ?? "?"
-            if link.path?.startsWithSubscript == true, let last = parts.last, parts.count > 1 || holder.shortGlobalName != nil {
+            if link.path?.startsWithSubscript == true, let last = parts.last,
+                parts.count > 1 || holder.shortGlobalName != nil
+            {
                 parts[parts.count - 1] = last + label
             } else {
                 parts.append(label)
@@ -63,12 +65,15 @@ extension RetainerChain {
     public func textLines(indent: Int = 3) -> [String] {
         let pad = String(repeating: " ", count: indent)
         var lines = ["\(pad)\(ReportNaming.shortName(target.type)) (\(target.address)) is alive because:"]
-        lines.append("\(pad)  held by \(holder.description)\(holder.address.map { " at \($0)" } ?? "")"
-            + (unexplainedRetains > 1 ? ", \(unexplainedRetains) retains unexplained" : ""))
+        lines.append(
+            "\(pad)  held by \(holder.description)\(holder.address.map { " at \($0)" } ?? "")"
+                + (unexplainedRetains > 1 ? ", \(unexplainedRetains) retains unexplained" : ""))
         for (index, link) in links.enumerated() {
             let arrow = link.label.map { "—\($0)→ " } ?? ""
             let marker = index == links.count - 1 && links.count > 1 ? "  ← this object" : ""
-            lines.append("\(pad)    \(arrow)\(ReportNaming.shortName(link.type)) (\(link.address), retained \(link.retainCount))\(marker)")
+            lines.append(
+                "\(pad)    \(arrow)\(ReportNaming.shortName(link.type)) (\(link.address), retained \(link.retainCount))\(marker)"
+            )
         }
         return lines
     }

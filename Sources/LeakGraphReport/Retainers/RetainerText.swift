@@ -17,8 +17,10 @@ public enum RetainerText {
         let types = query.matchedTypes ?? []
         // The types are listed when the name stood for more than one, or for one it does not spell.
         let spelled = types.count == 1 && (types[0] == query.type || ReportNaming.shortName(types[0]) == query.type)
-        let named = types.count > 1 || (types.count == 1 && !spelled)
-            ? "\(ReportNaming.count(types.count, "type")) (\(types.map(ReportNaming.shortName).joined(separator: ", "))), " : ""
+        let named =
+            types.count > 1 || (types.count == 1 && !spelled)
+            ? "\(ReportNaming.count(types.count, "type")) (\(types.map(ReportNaming.shortName).joined(separator: ", "))), "
+            : ""
         var parts: [String] = []
         if query.leaked > 0 {
             parts.append("\(query.leaked) leaked (see the leaks above)")

@@ -32,7 +32,7 @@ extension HeapSnapshot {
             let ofStack = stacks.indices.map { group(creationSite(ofStack: $0)?.text ?? Self.noSite) }
             var ofObject = [UInt32](repeating: 0, count: objects.count)
             var none: UInt32?
-            for object in 0 ..< objects.count {
+            for object in 0..<objects.count {
                 let stack = objects.stack[object]
                 if stack >= 0 {
                     ofObject[object] = ofStack[Int(stack)]

@@ -79,7 +79,9 @@ public struct SnapshotSummary: Sendable, Codable, Equatable {
 
     /// The summary of `snapshot` (analysed as `analysis`), grouped as asked, with `top` rows and
     /// dominators.
-    public init(snapshot: HeapSnapshot, analysis: SnapshotAnalysis, by grouping: HeapSnapshot.Grouping = .type, top: Int = 20) {
+    public init(
+        snapshot: HeapSnapshot, analysis: SnapshotAnalysis, by grouping: HeapSnapshot.Grouping = .type, top: Int = 20
+    ) {
         let info = snapshot.info
         program = info.programPath
         arguments = info.arguments
@@ -94,20 +96,25 @@ public struct SnapshotSummary: Sendable, Codable, Equatable {
         leakedBytes = leaked.reduce(0) { $0 + snapshot.objects.size[$1] }
         groupedBy = grouping.rawValue
         let (groups, names) = snapshot.groups(by: grouping)
-        let totals = grouping == .type ? analysis.types : analysis.totals(groups: groups, groupCount: names.count, in: snapshot)
+        let totals =
+            grouping == .type ? analysis.types : analysis.totals(groups: groups, groupCount: names.count, in: snapshot)
         let sorted = totals.filter { $0.count > 0 }.sorted {
             ($0.retainedBytes, $0.shallowBytes, $1.group) > ($1.retainedBytes, $1.shallowBytes, $0.group)
         }
         rows = sorted.prefix(max(top, 0)).map {
-            Row(name: names[$0.group], count: $0.count, shallowBytes: $0.shallowBytes, retainedBytes: $0.retainedBytes, leaked: $0.leakedCount)
+            Row(
+                name: names[$0.group], count: $0.count, shallowBytes: $0.shallowBytes, retainedBytes: $0.retainedBytes,
+                leaked: $0.leakedCount)
         }
         moreRows = max(sorted.count - rows.count, 0)
         let total = Double(max(analysis.totalBytes, 1))
         let tops = analysis.children(of: analysis.superRoot).flatMap { node -> [Int] in
             Int(node) > analysis.superRoot ? analysis.children(of: Int(node)).map(Int.init) : [Int(node)]
         }
-        let biggest = tops.sorted { (analysis.retainedSizes[$0], $1) > (analysis.retainedSizes[$1], $0) }.prefix(max(top, 0))
-        let rootHolder = Dictionary(snapshot.roots.map { ($0.object, $0.holder) }, uniquingKeysWith: { first, _ in first })
+        let biggest = tops.sorted { (analysis.retainedSizes[$0], $1) > (analysis.retainedSizes[$1], $0) }.prefix(
+            max(top, 0))
+        let rootHolder = Dictionary(
+            snapshot.roots.map { ($0.object, $0.holder) }, uniquingKeysWith: { first, _ in first })
         dominators = biggest.map { object in
             let heldBy: String
             if let holder = rootHolder[object] {
@@ -119,14 +126,16 @@ public struct SnapshotSummary: Sendable, Codable, Equatable {
             }
             return Dominator(
                 id: object, address: snapshot.addressText(of: object), type: snapshot.type(of: object).name,
-                retainedBytes: analysis.retainedSizes[object], share: Double(analysis.retainedSizes[object]) / total, heldBy: heldBy)
+                retainedBytes: analysis.retainedSizes[object], share: Double(analysis.retainedSizes[object]) / total,
+                heldBy: heldBy)
         }
         accumulationPoints = analysis.accumulationPoints(in: snapshot).prefix(max(top, 0)).map { point in
             Accumulation(
                 reason: point.reason.rawValue, id: point.object, address: snapshot.addressText(of: point.object),
                 type: snapshot.type(of: point.object).name, retainedBytes: point.retainedBytes, share: point.share,
                 holderAddress: snapshot.addressText(of: point.holder), holderType: snapshot.type(of: point.holder).name,
-                childType: point.childType.map { snapshot.types[$0].name }, childCount: point.childCount, childBytes: point.childBytes)
+                childType: point.childType.map { snapshot.types[$0].name }, childCount: point.childCount,
+                childBytes: point.childBytes)
         }
         diagnostics = snapshot.diagnostics
     }

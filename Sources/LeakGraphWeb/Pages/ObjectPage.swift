@@ -26,22 +26,33 @@ extension SnapshotSite {
             ("Kind", escape(type.kind.rawValue)),
         ]
         if let module = type.module { facts.append(("Module", escape(module))) }
-        if !type.superclasses.isEmpty { facts.append(("Superclasses", type.superclasses.map(escape).joined(separator: " → "))) }
+        if !type.superclasses.isEmpty {
+            facts.append(("Superclasses", type.superclasses.map(escape).joined(separator: " → ")))
+        }
         facts += [
             ("Address", "<span class=\"address\">\(snapshot.addressText(of: object))</span>"),
             ("Size", bytes(snapshot.objects.size[object])),
             ("Retained size", "\(bytes(retained)) (\(SnapshotText.percent(share)) of all)"),
             ("Retain count", number(Int(snapshot.objects.retainCount[object]))),
-            ("Distance from a root", analysis.distances[object] < 0 ? "unreached" : number(Int(analysis.distances[object]))),
+            (
+                "Distance from a root",
+                analysis.distances[object] < 0 ? "unreached" : number(Int(analysis.distances[object]))
+            ),
         ]
         if let dominator = analysis.tree.immediateDominator(of: object) {
-            let text = dominator < analysis.superRoot
+            let text =
+                dominator < analysis.superRoot
                 ? objectLink(dominator)
-                : dominator == analysis.superRoot ? "no single object (a root, or held by several)" : "its root cycle (leaked)"
+                : dominator == analysis.superRoot
+                    ? "no single object (a root, or held by several)" : "its root cycle (leaked)"
             facts.append(("Dominated by", text + " · <a href=\"/dominators/\(object)\">in the dominator tree</a>"))
         }
         if let root = rootOf[object] {
-            facts.append(("Root", "held by \(escape(root.holder.text)) (\(number(root.unexplainedRetains)) unexplained retain\(root.unexplainedRetains == 1 ? "" : "s"))"))
+            facts.append(
+                (
+                    "Root",
+                    "held by \(escape(root.holder.text)) (\(number(root.unexplainedRetains)) unexplained retain\(root.unexplainedRetains == 1 ? "" : "s"))"
+                ))
         }
         var body = "<h1>\(escape(names[typeIndex])) \(badges(object))</h1>\n<dl class=\"facts\">"
         for (name, value) in facts { body += "<dt>\(name)</dt><dd>\(value)</dd>" }
@@ -62,22 +73,30 @@ extension SnapshotSite {
             let frame = snapshot.frames[frameIndex]
             var classes = [frame.category.rawValue]
             if position == site { classes.append("site") }
-            let place = frame.file.map { file in " — " + escape(ReportNaming.place(file: file, line: frame.line.flatMap { $0 > 0 ? $0 : nil })) } ?? ""
-            html += "<li class=\"\(classes.joined(separator: " "))\" title=\"\(escape(frame.file ?? frame.module ?? ""))\">\(escape(frame.function))\(place)</li>"
+            let place =
+                frame.file.map { file in
+                    " — " + escape(ReportNaming.place(file: file, line: frame.line.flatMap { $0 > 0 ? $0 : nil }))
+                } ?? ""
+            html +=
+                "<li class=\"\(classes.joined(separator: " "))\" title=\"\(escape(frame.file ?? frame.module ?? ""))\">\(escape(frame.function))\(place)</li>"
         }
         return html + "</ol>\n"
     }
 
     private func whySection(_ object: Int) -> String {
         guard !snapshot.objects.flags[object].contains(.leaked) else {
-            let group = groupOf[object].map { " (root cycle, <a href=\"/dominators/group-\($0)\">in the dominator tree</a>)" } ?? ""
-            return "<h2>Why is it alive?</h2><p>It is leaked: no root reaches it\(group). <a href=\"/leaks\">See the leaks.</a></p>\n"
+            let group =
+                groupOf[object].map { " (root cycle, <a href=\"/dominators/group-\($0)\">in the dominator tree</a>)" }
+                ?? ""
+            return
+                "<h2>Why is it alive?</h2><p>It is leaked: no root reaches it\(group). <a href=\"/leaks\">See the leaks.</a></p>\n"
         }
         let indexes = indexes
         guard let chain = snapshot.retainerChain(to: object, strong: indexes.strong, reversed: indexes.reversed) else {
             return "<h2>Why is it alive?</h2><p>No root reaches it over strong references.</p>\n"
         }
-        var html = "<h2>Why is it alive?</h2><p>The shortest chain of strong references from a root: held by "
+        var html =
+            "<h2>Why is it alive?</h2><p>The shortest chain of strong references from a root: held by "
             + "\(escape(chain.holder.text)).</p><ol id=\"chain\">"
         for link in chain.links {
             let id = UInt64(link.address.dropFirst(2), radix: 16).flatMap { snapshot.object(at: $0) }
@@ -89,9 +108,10 @@ extension SnapshotSite {
 
     private func graphSection(_ object: Int, request: WebRequest) -> String {
         let hops = min(max(request.integer("hops", 2), 1), Self.maximumHops)
-        var html = "<h2>Neighbourhood</h2><form method=\"get\" action=\"/object/\(object)\">Retainers and references up to "
+        var html =
+            "<h2>Neighbourhood</h2><form method=\"get\" action=\"/object/\(object)\">Retainers and references up to "
             + "<select name=\"hops\" onchange=\"this.form.submit()\" aria-label=\"hops\">"
-        for value in 1 ... Self.maximumHops { html += "<option\(value == hops ? " selected" : "")>\(value)</option>" }
+        for value in 1...Self.maximumHops { html += "<option\(value == hops ? " selected" : "")>\(value)</option>" }
         html += "</select> hops <button type=\"submit\">Draw</button></form>"
         let graph = neighbourhood(of: object, hops: hops)
         do {
@@ -112,7 +132,7 @@ extension SnapshotSite {
         var noteEdges: [(from: Int, noteIndex: Int, outward: Bool)] = []
         var frontier = [object]
         let indexes = indexes
-        for _ in 0 ..< hops {
+        for _ in 0..<hops {
             var next: [Int] = []
             for node in frontier {
                 let outward = snapshot.references.range(of: node).map { Int(snapshot.references.targets[$0]) }
@@ -134,7 +154,8 @@ extension SnapshotSite {
                         let what = isOutward ? "more reference" : "more retainer"
                         notes.append(
                             NeighbourhoodGraph.Node(
-                                title: "… \(number(skipped)) \(what)\(skipped == 1 ? "" : "s")", detail: "", tooltip: "open the object",
+                                title: "… \(number(skipped)) \(what)\(skipped == 1 ? "" : "s")", detail: "",
+                                tooltip: "open the object",
                                 url: "/object/\(node)", role: .note))
                         noteEdges.append((node, notes.count - 1, isOutward))
                     }
@@ -145,9 +166,11 @@ extension SnapshotSite {
         var nodes = order.map { node -> NeighbourhoodGraph.Node in
             let flags = snapshot.objects.flags[node]
             let role: NeighbourhoodGraph.Role =
-                node == object ? .focus
+                node == object
+                ? .focus
                 : flags.contains(.leaked) ? (groupOf[node] != nil ? .cycleMember : .leakedHeld) : .live
-            let detail = "\(snapshot.addressText(of: node)) · \(bytes(snapshot.objects.size[node])), retains \(bytes(analysis.retainedSizes[node]))"
+            let detail =
+                "\(snapshot.addressText(of: node)) · \(bytes(snapshot.objects.size[node])), retains \(bytes(analysis.retainedSizes[node]))"
             return NeighbourhoodGraph.Node(
                 title: names[Int(snapshot.objects.type[node])], detail: detail, tooltip: snapshot.type(of: node).name,
                 url: "/object/\(node)", role: role)
@@ -156,16 +179,21 @@ extension SnapshotSite {
         var perPair: [Int: Int] = [:]
         for node in order {
             for reference in snapshot.references.range(of: node) {
-                guard let to = index[Int(snapshot.references.targets[reference])], let from = index[node] else { continue }
+                guard let to = index[Int(snapshot.references.targets[reference])], let from = index[node] else {
+                    continue
+                }
                 let pair = from * Self.neighbourhoodNodeLimit + to
                 guard perPair[pair, default: 0] < 3 else { continue }
                 perPair[pair, default: 0] += 1
                 let ownership = snapshot.ownership(ofReference: reference)
                 let target = order[to]
                 let kind: NeighbourhoodGraph.EdgeKind =
-                    ownership != .strong ? .notStrong
+                    ownership != .strong
+                    ? .notStrong
                     : groupOf[node] != nil && groupOf[node] == groupOf[target] ? .cycle : .strong
-                edges.append(NeighbourhoodGraph.Edge(from: from, to: to, label: snapshot.path(ofReference: reference).text, kind: kind))
+                edges.append(
+                    NeighbourhoodGraph.Edge(
+                        from: from, to: to, label: snapshot.path(ofReference: reference).text, kind: kind))
             }
         }
         for (from, noteIndex, outward) in noteEdges {
@@ -182,24 +210,29 @@ extension SnapshotSite {
 
     private func referencesSection(_ object: Int) -> String {
         let outward = Array(snapshot.references.range(of: object))
-        var html = "<h2>References out (\(number(outward.count)))</h2><table id=\"references\"><thead><tr><th>Path</th>"
+        var html =
+            "<h2>References out (\(number(outward.count)))</h2><table id=\"references\"><thead><tr><th>Path</th>"
             + "<th>Ownership</th><th>Object</th></tr></thead><tbody>"
         for reference in outward.prefix(Self.referenceRowLimit) {
             let target = Int(snapshot.references.targets[reference])
-            html += "<tr><td><code>\(escape(snapshot.path(ofReference: reference).text))</code></td>"
+            html +=
+                "<tr><td><code>\(escape(snapshot.path(ofReference: reference).text))</code></td>"
                 + "<td>\(snapshot.ownership(ofReference: reference).rawValue)</td><td>\(objectLink(target)) \(badges(target))</td></tr>"
         }
         html += "</tbody></table>"
         let inward = indexes.retainers(of: object)
-        html += "<h2>Retainers in (\(number(inward.count)))</h2><table id=\"retainers\"><thead><tr><th>Object</th><th>Path</th>"
+        html +=
+            "<h2>Retainers in (\(number(inward.count)))</h2><table id=\"retainers\"><thead><tr><th>Object</th><th>Path</th>"
             + "<th>Ownership</th></tr></thead><tbody>"
         for (source, reference) in inward.prefix(Self.referenceRowLimit) {
-            html += "<tr><td>\(objectLink(Int(source))) \(badges(Int(source)))</td>"
+            html +=
+                "<tr><td>\(objectLink(Int(source))) \(badges(Int(source)))</td>"
                 + "<td><code>\(escape(snapshot.path(ofReference: Int(reference)).text))</code></td>"
                 + "<td>\(snapshot.ownership(ofReference: Int(reference)).rawValue)</td></tr>"
         }
         if let root = rootOf[object] {
-            html += "<tr><td colspan=\"3\">and \(number(root.unexplainedRetains)) retain\(root.unexplainedRetains == 1 ? "" : "s") from "
+            html +=
+                "<tr><td colspan=\"3\">and \(number(root.unexplainedRetains)) retain\(root.unexplainedRetains == 1 ? "" : "s") from "
                 + "outside the heap: \(escape(root.holder.text))</td></tr>"
         }
         return html + "</tbody></table>\n"

@@ -38,7 +38,8 @@ extension SnapshotSite {
     /// The whole page: head, the header with the program and totals, the navigation, and `body`.
     func page(title: String, body: String) -> String {
         let info = snapshot.info
-        let command = ([ReportNaming.programName(LeakReport.Program(path: info.programPath, arguments: [], exitStatus: 0))]
+        let command =
+            ([ReportNaming.programName(LeakReport.Program(path: info.programPath, arguments: [], exitStatus: 0))]
             + info.arguments.map(ReportNaming.shellQuoted)).joined(separator: " ")
         let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: info.time))
         let leaked = snapshot.leakedObjects.count
@@ -47,7 +48,8 @@ extension SnapshotSite {
             "<a href=\"/leaks\">Leaks (\(number(leaked)))</a>",
         ]
         if old != nil { navigation.append("<a href=\"/comparison\">Comparison</a>") }
-        let origin = info.origin == .leakReport ? " <span class=\"badge\">a leak report: its leaked objects alone</span>" : ""
+        let origin =
+            info.origin == .leakReport ? " <span class=\"badge\">a leak report: its leaked objects alone</span>" : ""
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">

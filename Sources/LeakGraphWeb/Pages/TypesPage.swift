@@ -10,7 +10,9 @@ extension SnapshotSite {
         let leaksOnly = request.flag("leaks")
         let mineOnly = request.flag("mine")
         let sort = request.query["sort"] ?? "retained"
-        let totals = bySite ? analysis.totals(groups: sites.ofObject, groupCount: sites.names.count, in: snapshot) : analysis.types
+        let totals =
+            bySite
+            ? analysis.totals(groups: sites.ofObject, groupCount: sites.names.count, in: snapshot) : analysis.types
         let label = { (group: Int) in bySite ? self.sites.names[group] : self.snapshot.types[group].name }
         var rows = totals.filter { row in
             guard row.count > 0 else { return false }
@@ -21,9 +23,11 @@ extension SnapshotSite {
         switch sort {
         case "count": rows.sort { ($0.count, $1.group) > ($1.count, $0.group) }
         case "shallow": rows.sort { ($0.shallowBytes, $1.group) > ($1.shallowBytes, $0.group) }
-        case "leaked": rows.sort { ($0.leakedCount, $0.retainedBytes, $1.group) > ($1.leakedCount, $1.retainedBytes, $0.group) }
+        case "leaked":
+            rows.sort { ($0.leakedCount, $0.retainedBytes, $1.group) > ($1.leakedCount, $1.retainedBytes, $0.group) }
         case "name": rows.sort { (label($0.group), $0.group) < (label($1.group), $1.group) }
-        default: rows.sort { ($0.retainedBytes, $0.shallowBytes, $1.group) > ($1.retainedBytes, $1.shallowBytes, $0.group) }
+        default:
+            rows.sort { ($0.retainedBytes, $0.shallowBytes, $1.group) > ($1.retainedBytes, $1.shallowBytes, $0.group) }
         }
         // Links keep the other settings.
         func query(_ changes: [String: String?]) -> String {
@@ -36,11 +40,13 @@ extension SnapshotSite {
                 let value = changes.keys.contains(key) ? changes[key]! : current[key]!
                 if let value { parameters.append((key, value)) }
             }
-            return parameters.isEmpty ? "/types" : "/types?" + parameters.map { "\($0.0)=\(WebRequest.encode($0.1))" }.joined(separator: "&")
+            return parameters.isEmpty
+                ? "/types" : "/types?" + parameters.map { "\($0.0)=\(WebRequest.encode($0.1))" }.joined(separator: "&")
         }
         func header(_ title: String, _ key: String, numeric: Bool = true) -> String {
             let marker = sort == key ? " ▾" : ""
-            return "<th\(numeric ? " class=\"n\"" : "")><a href=\"\(escape(query(["sort": key == "retained" ? nil : key])))\">\(title)\(marker)</a></th>"
+            return
+                "<th\(numeric ? " class=\"n\"" : "")><a href=\"\(escape(query(["sort": key == "retained" ? nil : key])))\">\(title)\(marker)</a></th>"
         }
         let what = bySite ? "creation site" : "type"
         var body = """
@@ -61,13 +67,15 @@ extension SnapshotSite {
         for row in rows.prefix(2000) {
             let name = bySite ? sites.names[row.group] : names[row.group]
             let full = label(row.group)
-            body += "<tr><td><a href=\"/\(bySite ? "site" : "type")/\(row.group)\" title=\"\(escape(full))\">\(escape(name))</a></td>"
+            body +=
+                "<tr><td><a href=\"/\(bySite ? "site" : "type")/\(row.group)\" title=\"\(escape(full))\">\(escape(name))</a></td>"
                 + "<td class=\"n\">\(number(row.count))</td><td class=\"n\">\(bytes(row.shallowBytes))</td>"
                 + "<td class=\"n\">\(bytes(row.retainedBytes))</td><td class=\"n\">\(row.leakedCount > 0 ? number(row.leakedCount) : "")</td></tr>\n"
         }
         body += "</tbody></table>"
         if rows.count > 2000 { body += "<p>… \(number(rows.count - 2000)) more: narrow the filter.</p>" }
-        body += "<p class=\"address\">Retained: what freeing the objects would free (their dominator tree); an object nested "
+        body +=
+            "<p class=\"address\">Retained: what freeing the objects would free (their dominator tree); an object nested "
             + "in another of its \(what) counts once.</p>"
         return page(title: bySite ? "Creation sites" : "Types", body: body)
     }
@@ -75,7 +83,7 @@ extension SnapshotSite {
     /// `/type/N`, `/site/N`: the objects of one type or creation site, most retained bytes first, 100 a page.
     func objectsPage(group: Int, byType: Bool, request: WebRequest) -> String {
         let groups = byType ? snapshot.objects.type : sites.ofObject
-        var objects = (0 ..< snapshot.objects.count).filter { Int(groups[$0]) == group }
+        var objects = (0..<snapshot.objects.count).filter { Int(groups[$0]) == group }
         objects.sort { (analysis.retainedSizes[$0], $1) > (analysis.retainedSizes[$1], $0) }
         let pageSize = 100
         let pageCount = max((objects.count + pageSize - 1) / pageSize, 1)
@@ -86,16 +94,22 @@ extension SnapshotSite {
             let type = snapshot.types[group]
             var facts = ["kind \(type.kind.rawValue)"]
             if let module = type.module { facts.append("module \(escape(module))") }
-            if !type.superclasses.isEmpty { facts.append("superclasses " + type.superclasses.map(escape).joined(separator: " → ")) }
+            if !type.superclasses.isEmpty {
+                facts.append("superclasses " + type.superclasses.map(escape).joined(separator: " → "))
+            }
             body += "<p>\(facts.joined(separator: " · "))</p>"
         }
-        body += "<p>\(number(objects.count)) objects, most retained bytes first (page \(pageIndex) of \(pageCount)).</p>"
-        body += "<table id=\"objects\"><thead><tr><th>Object</th><th class=\"n\">Size</th><th class=\"n\">Retained</th>"
+        body +=
+            "<p>\(number(objects.count)) objects, most retained bytes first (page \(pageIndex) of \(pageCount)).</p>"
+        body +=
+            "<table id=\"objects\"><thead><tr><th>Object</th><th class=\"n\">Size</th><th class=\"n\">Retained</th>"
             + "<th class=\"n\">Distance</th><th>\(byType ? "Created at" : "Type")</th><th></th></tr></thead><tbody>\n"
         for object in objects.dropFirst((pageIndex - 1) * pageSize).prefix(pageSize) {
             let distance = analysis.distances[object]
-            let second = byType ? escape(sites.names[Int(sites.ofObject[object])]) : escape(snapshot.type(of: object).name)
-            body += "<tr><td>\(objectLink(object))</td><td class=\"n\">\(bytes(snapshot.objects.size[object]))</td>"
+            let second =
+                byType ? escape(sites.names[Int(sites.ofObject[object])]) : escape(snapshot.type(of: object).name)
+            body +=
+                "<tr><td>\(objectLink(object))</td><td class=\"n\">\(bytes(snapshot.objects.size[object]))</td>"
                 + "<td class=\"n\">\(bytes(analysis.retainedSizes[object]))</td><td class=\"n\">\(distance < 0 ? "–" : String(distance))</td>"
                 + "<td>\(second)</td><td>\(badges(object))</td></tr>\n"
         }
