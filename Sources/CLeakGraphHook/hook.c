@@ -175,18 +175,17 @@ static inline lg_site lg_capture_site(lg_thread *thread, uintptr_t frame) {
     return site;
 }
 
-/// Stores the record of `object` (`size` bytes, made at `site`) in the thread's own shard. An object
-/// that cannot be stored (out of memory) is simply not tracked; the allocation is counted (alloc_counts.h). A class instance of exactly its class's
-/// size (`sized_class`) outside any scope needs no slab record (LG_ENTRY_INLINE): its size is read back
-/// from the metadata.
+/// Stores the record of `object` (`size` bytes of `metadata`, made at `site`) in the thread's own shard,
+/// and counts the allocation (alloc_counts.h). An object that cannot be stored (out of memory) is simply
+/// not tracked. A class instance of exactly its class's size (`sized_class`) outside any scope needs no
+/// slab record (LG_ENTRY_INLINE): its size is read back from the metadata.
 static inline void lg_store_record(const lg_thread *thread, uintptr_t object, const void *metadata, size_t size,
                                    lg_site site, bool sized_class) {
-    uint32_t stack_bits = site.stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : (site.stack_id & LG_SLOT_NO_STACK);
     lg_shard *shard = &lg_state.shards[thread->shard];
     lg_spin_lock(&shard->lock);
     uint32_t scope_id = lg_scope_stamp(site.scope);
     lg_table_insert_locked(thread->shard, object, lg_slot_make(size, site.stack_id, scope_id),
-                           sized_class && scope_id == 0 ? LG_ENTRY_INLINE | stack_bits : 0);
+                           sized_class && scope_id == 0 ? LG_ENTRY_INLINE | lg_slot_stack_bits(site.stack_id) : 0);
     // Allocation counts (budgets, the profile): one relaxed load unless something is counted.
     lg_count_allocation(metadata, size, site.stack_id, site.scope);
     lg_spin_unlock(&shard->lock);

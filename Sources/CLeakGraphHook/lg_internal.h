@@ -125,9 +125,14 @@ _Static_assert(LG_SLOT_STACK_BITS <= LG_ENTRY_SHARD_SHIFT, "an inline entry hold
 /// has a 16-byte header), so a scan of a slab tells them apart.
 typedef uint64_t lg_slot;
 
+/// The bits a record (a slab slot, or an inline map entry) keeps of `stack_id`.
+static inline uint32_t lg_slot_stack_bits(uint32_t stack_id) {
+    return stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : (stack_id & LG_SLOT_NO_STACK);
+}
+
 /// The record value of an object of `size` bytes made at `stack_id` in `scope`.
 static inline lg_slot lg_slot_make(size_t size, uint32_t stack_id, uint32_t scope) {
-    uint64_t stack = stack_id == LG_NO_STACK ? LG_SLOT_NO_STACK : (stack_id & LG_SLOT_NO_STACK);
+    uint64_t stack = lg_slot_stack_bits(stack_id);
     uint64_t stored = size < LG_SLOT_SIZE_SATURATED ? size : LG_SLOT_SIZE_SATURATED;
     return (stored << LG_SLOT_SIZE_SHIFT) | ((uint64_t)(scope & LG_SLOT_SCOPE_MASK) << LG_SLOT_STACK_BITS) | stack;
 }

@@ -33,9 +33,7 @@ public struct AllocationBudgetTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let location = TestLocation(
-            fileID: test.sourceLocation.fileID, filePath: test.sourceLocation.filePath,
-            line: test.sourceLocation.line, column: test.sourceLocation.column)
+        let location = TestLocation(test.sourceLocation)
         guard let count = AllocationBudgetCheck.open("allocationBudget", at: location) else {
             try await function()
             return

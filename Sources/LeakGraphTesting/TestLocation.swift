@@ -1,3 +1,5 @@
+import Testing
+
 /// Where a test failure is reported: the caller of `assertNoLeaks`, or the test a trait runs.
 struct TestLocation: Sendable {
     var fileID: String
@@ -21,5 +23,10 @@ struct TestLocation: Sendable {
         self.line = line
         self.column = column
         self.staticFilePath = nil
+    }
+
+    /// Where Swift Testing declares a test (the traits report there).
+    init(_ location: SourceLocation) {
+        self.init(fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
     }
 }

@@ -80,6 +80,7 @@ struct AllocationCountTests {
     func emptyBody() async throws {
         let (_, sync) = try LeakChecker.countingAllocations {}
         #expect(Self.ownObjects(sync) == 0, "\(sync.text())")
+        #expect(sync.excludedObjects == 0)
         let (_, async) = try await LeakChecker.countingAllocations { await Task.yield() }
         #expect(Self.ownObjects(async) == 0, "\(async.text())")
     }

@@ -48,15 +48,10 @@ extension LeakChecker {
         program: LeakReport.Program = LeakReport.Program(path: "", arguments: [], exitStatus: 0),
         executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false, holders: Bool = true
     ) -> (report: LeakReport, snapshot: HeapSnapshot) {
-        // Nothing this makes (the closure below, its box) is an object of the program.
-        Recorder.ignoringCurrentThread {
-            var capture: SnapshotCapture?
-            let check = measuredCheck(
-                program: program, executablePath: executablePath, liveTypes: liveTypes, orphanScan: orphanScan,
-                stacks: nil, whileFrozen: { frozen in capture = SnapshotCapture.take(frozen, holders: holders) })
-            let snapshot = HolderScan.checking { capture!.finish(program: program, executablePath: executablePath) }
-            return (check.report, snapshot)
-        }
+        let (check, snapshot) = measuredCheckWithSnapshot(
+            program: program, executablePath: executablePath, liveTypes: liveTypes, orphanScan: orphanScan,
+            holders: holders, progress: nil)
+        return (check.report, snapshot)
     }
 
     /// The preload checker's exit check (``measuredCheck(liveTypes:orphanScan:progress:)``), with a heap
@@ -67,14 +62,26 @@ extension LeakChecker {
         guard snapshot else {
             return (measuredCheck(liveTypes: liveTypes, orphanScan: orphanScan, progress: progress), nil)
         }
-        return Recorder.ignoringCurrentThread {
+        return measuredCheckWithSnapshot(
+            program: LeakReport.Program(path: "", arguments: [], exitStatus: 0), executablePath: nil,
+            liveTypes: liveTypes, orphanScan: orphanScan, holders: true, progress: progress)
+    }
+
+    /// A measured check and the heap snapshot taken in its frozen walk; its stacks are symbolized and its
+    /// roots' holders named after the heap is released.
+    private static func measuredCheckWithSnapshot(
+        program: LeakReport.Program, executablePath: String?, liveTypes: Bool, orphanScan: Bool, holders: Bool,
+        progress: LeakCheckProgress?
+    ) -> (check: MeasuredLeakCheck, snapshot: HeapSnapshot) {
+        // Nothing this makes (the closure below, its box) is an object of the program.
+        Recorder.ignoringCurrentThread {
             var capture: SnapshotCapture?
-            let program = LeakReport.Program(path: "", arguments: [], exitStatus: 0)
             let check = measuredCheck(
-                program: program, liveTypes: liveTypes, orphanScan: orphanScan, stacks: nil, progress: progress,
-                whileFrozen: { frozen in capture = SnapshotCapture.take(frozen, holders: true, progress: progress) })
-            progress("snapshot: creation stacks and holders", 0, 0)
-            let snapshot = HolderScan.checking { capture!.finish(program: program, executablePath: nil) }
+                program: program, executablePath: executablePath, liveTypes: liveTypes, orphanScan: orphanScan,
+                stacks: nil, progress: progress,
+                whileFrozen: { frozen in capture = SnapshotCapture.take(frozen, holders: holders, progress: progress) })
+            progress?("snapshot: creation stacks and holders", 0, 0)
+            let snapshot = HolderScan.checking { capture!.finish(program: program, executablePath: executablePath) }
             return (check, snapshot)
         }
     }
