@@ -10,7 +10,8 @@ extension LeakChecker {
     /// holds the target's address, when exactly one word does — nearest the retain, and names that
     /// instruction's innermost frame instead (inlined calls expanded: `Member.join(_:)` inlined into
     /// `wire()` is named as `join`). Nothing changes when the holder holds the target in several words, no
-    /// such store is found, or the store has no line of the program's own code either.
+    /// such store is found, the function's stores into that offset are on different lines, or the store
+    /// has no line of the program's own code either.
     ///
     /// Reads the holder's memory: call it while the leaked objects are alive (they are, being leaked).
     static func placingOptimizedStores(
@@ -68,6 +69,13 @@ extension LeakChecker {
         guard let innermost = symbolizer.symbolizeExpandingInlines(nearest, as: .instructionAddress).first,
             innermost.line != nil, FramePolicy.category(of: innermost, executablePath: executablePath) == .user
         else { return candidate }
+        // Every store into that offset in the function must be the same line: two lines (two fields of
+        // different types at one offset, or two assignments) would make "nearest" a guess, and a guessed line
+        // is never stated — the candidate keeps its function alone.
+        for store in stores where store != nearest {
+            let other = symbolizer.symbolizeExpandingInlines(store, as: .instructionAddress).first
+            guard other?.file == innermost.file, other?.line == innermost.line else { return candidate }
+        }
         var placed = candidate
         placed.frame = HistoryFrame(
             function: innermost.function, file: innermost.file, line: innermost.line, isUserCode: true, address: nearest
