@@ -24,7 +24,8 @@ extension ScopedCheck {
             try Recorder.install(maxFrames: maxFrames)
         }
         guard let scope = AllocationScope.begin() else {
-            throw RecorderError(code: .conflict, message: "No allocation scope is free: 4,095 \(checks) are running at once.")
+            throw RecorderError(
+                code: .conflict, message: "No allocation scope is free: 4,095 \(checks) are running at once.")
         }
         return scope
     }

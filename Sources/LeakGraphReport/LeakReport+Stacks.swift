@@ -52,7 +52,9 @@ extension LeakReport {
         if version >= 2 {
             let stacks = try container.decode([[Frame]].self, forKey: .stacks)
             let stored = try container.decode([StoredLeak].self, forKey: .leaks)
-            leaks = try stored.map { try $0.leak(stacks: stacks, codingPath: container.codingPath + [CodingKeys.leaks]) }
+            leaks = try stored.map {
+                try $0.leak(stacks: stacks, codingPath: container.codingPath + [CodingKeys.leaks])
+            }
         } else {
             leaks = try container.decode([Leak].self, forKey: .leaks)
         }
