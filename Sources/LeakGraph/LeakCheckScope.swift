@@ -18,7 +18,7 @@ import LeakGraphSymbolication
 /// threads) belong to the scope only while it is the one open. So when scopes run one at a time
 /// the attribution is exact; when they run in parallel (Swift Testing's default), an object made
 /// in another scope's task is never attributed to this one.
-public struct LeakCheckScope: Sendable {
+public struct LeakCheckScope: Sendable, ScopedCheck {
     /// The allocation scope objects are stamped with.
     public let scope: AllocationScope
     /// The options of this check.
@@ -30,13 +30,7 @@ public struct LeakCheckScope: Sendable {
     ///
     /// - Throws: `RecorderError` when recording cannot start or 4,095 scopes are open.
     public static func open(_ options: LeakCheckOptions = LeakCheckOptions()) throws(RecorderError) -> LeakCheckScope {
-        if !LeakChecker.isRecording {
-            try Recorder.install(maxFrames: options.maxFrames ?? Recorder.defaultMaxFrames)
-        }
-        guard let scope = AllocationScope.begin() else {
-            throw RecorderError(
-                code: .conflict, message: "No allocation scope is free: 4,095 leak checks are running at once.")
-        }
+        let scope = try openScope(maxFrames: options.maxFrames ?? Recorder.defaultMaxFrames, checks: "leak checks")
         return LeakCheckScope(scope: scope, options: options)
     }
 
@@ -92,13 +86,7 @@ public struct LeakCheckScope: Sendable {
     /// while the leaked cycles' types' retain histories are recorded, and the report is that run's (with
     /// store sites) when it leaked the same cycles; the value returned is the first run's.
     public func check<R>(_ body: () throws -> R) rethrows -> (value: R, report: LeakReport) {
-        let value: R
-        do {
-            value = try run(body)
-        } catch {
-            cancel()
-            throw error
-        }
+        let value = try runOrCancel(body)
         let report = finish()
         let rerun = historyRerun(after: report)
         guard case .run = rerun else { return (value, report.replaced(after: rerun, byHistoryRun: nil)) }
@@ -118,13 +106,7 @@ public struct LeakCheckScope: Sendable {
     public func check<R>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> (value: R, report: LeakReport) {
-        let value: R
-        do {
-            value = try await run(isolation: isolation, body)
-        } catch {
-            cancel()
-            throw error
-        }
+        let value = try await runOrCancel(isolation: isolation, body)
         let report = await finish()
         let rerun = historyRerun(after: report)
         guard case .run = rerun else { return (value, report.replaced(after: rerun, byHistoryRun: nil)) }

@@ -14,4 +14,9 @@ public struct TypeTally: Sendable, Codable, Hashable {
         self.count = count
         self.bytes = bytes
     }
+
+    /// The JSON keys, for the `Codable` conformance and the report's writer.
+    package enum CodingKeys: String, CodingKey {
+        case type, count, bytes
+    }
 }

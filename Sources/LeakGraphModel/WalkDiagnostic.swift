@@ -29,7 +29,8 @@ public struct WalkDiagnostic: Sendable, Hashable, Codable {
         self.stackID = stackID
     }
 
-    private enum CodingKeys: String, CodingKey {
+    /// The JSON keys (``stackID`` is not written), for the `Codable` conformance and the report's writer.
+    package enum CodingKeys: String, CodingKey {
         case typeName, reason, objectCount, site
     }
 

@@ -6,7 +6,7 @@
 /// and an empty container as its brackets on two lines with a blank line between.
 ///
 /// Callers write a member with ``key(_:)`` and an array element with ``element()``, then exactly one
-/// value. Keys are static strings the caller passes in sorted order; they are written unescaped.
+/// value. Keys are `CodingKey` values the caller passes in sorted order; they are written unescaped.
 struct JSONText {
     /// The document so far.
     private(set) var bytes: [UInt8]
@@ -50,11 +50,13 @@ struct JSONText {
     }
 
     /// Starts a member of the open object: separator, indentation, `"key"` and the colon.
-    /// - Parameter name: The key: ASCII without characters JSON escapes.
-    mutating func key(_ name: StaticString) {
+    /// - Parameter name: The key, from the `CodingKeys` of the type whose member it is (spelled once, for
+    ///   the `Codable` conformance and this writer): ASCII without characters JSON escapes.
+    mutating func key(_ name: some CodingKey) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        var text = name.stringValue
+        text.withUTF8 { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "\""))
         if prettyPrinted {
             bytes.append(UInt8(ascii: " "))
@@ -67,7 +69,7 @@ struct JSONText {
 
     /// Writes `key` and an array of `items`, each written by `write` as one element.
     mutating func array<Items: Sequence>(
-        _ key: StaticString, _ items: Items, _ write: (inout JSONText, Items.Element) -> Void
+        _ key: some CodingKey, _ items: Items, _ write: (inout JSONText, Items.Element) -> Void
     ) {
         self.key(key)
         openArray()

@@ -134,14 +134,10 @@ extension LeakReport {
 }
 
 extension LeakReport.LeakReference {
-    private enum Keys: String, CodingKey {
-        case from, to, label, path, ownership, storeSite
-    }
-
     /// Reads a reference; one written before paths existed gets a path of one
     /// ``LeakGraphModel/PathStep/label(_:)`` step holding its label.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
         let from = try container.decode(Int.self, forKey: .from)
         let to = try container.decode(Int.self, forKey: .to)
         let ownership = try container.decode(Ownership.self, forKey: .ownership)
@@ -157,7 +153,7 @@ extension LeakReport.LeakReference {
 
     /// Writes the reference with both its `label` (for readers of the text) and its `path` (the steps).
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
+        var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(from, forKey: .from)
         try container.encode(to, forKey: .to)
         try container.encode(label, forKey: .label)
@@ -174,11 +170,6 @@ struct ReportHeader: Decodable {
 }
 
 extension LeakReport.Leak {
-    /// A leak's keys in either schema version: version 1 writes `backtrace`, version 2 `stack`.
-    enum CodingKeys: String, CodingKey {
-        case id, address, type, kind, size, retainCount, cycle, backtrace, stack, proof
-    }
-
     /// Reads a leak as version 1 writes it, with its `backtrace`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -220,13 +211,9 @@ extension LeakReport.Leak {
 }
 
 extension LeakReport.Frame {
-    private enum Keys: String, CodingKey {
-        case function, file, line
-    }
-
     /// Encodes the frame, writing `file` and `line` as `null` when unknown (the schema's "or null").
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
+        var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(function, forKey: .function)
         try container.encode(file, forKey: .file)
         try container.encode(line, forKey: .line)

@@ -18,20 +18,22 @@ extension LeakReport {
     /// - Complexity: O(size of the report); each leak's backtrace is hashed at most once, and not at all
     ///   when it shares storage with the previous leak's.
     func jsonBytes(prettyPrinted: Bool) -> [UInt8] {
+        typealias Key = LeakReport.CodingKeys
+        typealias TallyKey = TypeTally.CodingKeys
         let stackTable = schemaVersion >= 2 ? StackTable(leaks) : nil
         var json = JSONText(prettyPrinted: prettyPrinted, capacity: estimatedJSONSize(prettyPrinted: prettyPrinted))
         json.openObject()
         if let allocations {
-            json.key("allocations")
+            json.key(Key.allocations)
             json.write(allocations)
         }
         if let crash {
-            json.key("crash")
+            json.key(Key.crash)
             json.write(crash)
         }
-        json.array("cycles", cycles) { $0.write($1) }
-        json.array("diagnostics", diagnostics) { $0.write($1) }
-        json.key("leaks")
+        json.array(Key.cycles, cycles) { $0.write($1) }
+        json.array(Key.diagnostics, diagnostics) { $0.write($1) }
+        json.key(Key.leaks)
         json.openArray()
         for (position, leak) in leaks.enumerated() {
             json.element()
@@ -39,38 +41,38 @@ extension LeakReport {
         }
         json.closeArray()
         if let liveTypes {
-            json.key("liveTypes")
+            json.key(Key.liveTypes)
             json.openArray()
             for row in liveTypes {
                 json.element()
                 json.openObject()
-                json.key("bytes")
+                json.key(TallyKey.bytes)
                 json.integer(row.bytes)
-                json.key("count")
+                json.key(TallyKey.count)
                 json.integer(row.count)
-                json.key("type")
+                json.key(TallyKey.type)
                 json.string(row.type)
                 json.closeObject()
             }
             json.closeArray()
         }
-        json.key("program")
+        json.key(Key.program)
         json.write(program)
-        json.array("references", references) { $0.write($1) }
-        json.key("schemaVersion")
+        json.array(Key.references, references) { $0.write($1) }
+        json.key(Key.schemaVersion)
         json.integer(schemaVersion)
         if let stackTable {
-            json.array("stacks", stackTable.stacks) { $0.write($1) }
+            json.array(Key.stacks, stackTable.stacks) { $0.write($1) }
         }
-        json.key("summary")
+        json.key(Key.summary)
         json.write(summary)
         if let testAllocations {
-            json.array("testAllocations", testAllocations) { $0.write($1) }
+            json.array(Key.testAllocations, testAllocations) { $0.write($1) }
         }
-        json.key("verdict")
+        json.key(Key.verdict)
         json.string(verdict.rawValue)
         if let why {
-            json.array("why", why) { $0.write($1) }
+            json.array(Key.why, why) { $0.write($1) }
         }
         json.closeObject()
         return json.bytes
@@ -134,52 +136,55 @@ private enum BacktraceForm {
 extension JSONText {
     /// Writes a leak, its backtrace in the given form.
     fileprivate mutating func write(_ leak: LeakReport.Leak, backtrace form: BacktraceForm) {
+        typealias Key = LeakReport.Leak.CodingKeys
+        typealias ProofKey = LeakReport.Proof.CodingKeys
         openObject()
-        key("address")
+        key(Key.address)
         string(leak.address)
         if case .inline = form {
-            key("backtrace")
+            key(Key.backtrace)
             write(leak.backtrace)
         }
-        key("cycle")
+        key(Key.cycle)
         integer(leak.cycle)
-        key("id")
+        key(Key.id)
         integer(leak.id)
-        key("kind")
+        key(Key.kind)
         string(leak.kind)
         if let proof = leak.proof {
-            key("proof")
+            key(Key.proof)
             openObject()
-            key("inEdges")
+            key(ProofKey.inEdges)
             write(proof.inEdges)
-            key("retainCount")
+            key(ProofKey.retainCount)
             integer(proof.retainCount)
             closeObject()
         }
-        key("retainCount")
+        key(Key.retainCount)
         integer(leak.retainCount)
-        key("size")
+        key(Key.size)
         integer(leak.size)
         if case .stack(let stack) = form {
-            key("stack")
+            key(Key.stack)
             integer(stack)
         }
-        key("type")
+        key(Key.type)
         string(leak.type)
         closeObject()
     }
 
     /// Writes a backtrace: an array of frames, unknown `file` and `line` as `null`.
     fileprivate mutating func write(_ backtrace: [LeakReport.Frame]) {
+        typealias Key = LeakReport.Frame.CodingKeys
         openArray()
         for frame in backtrace {
             element()
             openObject()
-            key("file")
+            key(Key.file)
             string(frame.file)
-            key("function")
+            key(Key.function)
             string(frame.function)
-            key("line")
+            key(Key.line)
             integer(frame.line)
             closeObject()
         }
@@ -198,49 +203,50 @@ extension JSONText {
 
     /// Writes a root cycle; absent optional fields are left out, as the synthesized encoding does.
     fileprivate mutating func write(_ cycle: LeakReport.Cycle) {
+        typealias Key = LeakReport.Cycle.CodingKeys
         openObject()
         if let fingerprint = cycle.fingerprint {
-            key("fingerprint")
+            key(Key.fingerprint)
             string(fingerprint)
         }
         if let holder = cycle.heldByKnownLibraryLeak {
-            key("heldByKnownLibraryLeak")
+            key(Key.heldByKnownLibraryLeak)
             integer(holder)
         }
         if let heldCycles = cycle.heldCycles {
-            array("heldCycles", heldCycles) { $0.write($1) }
+            array(Key.heldCycles, heldCycles) { $0.write($1) }
         }
-        key("holds")
+        key(Key.holds)
         write(cycle.holds)
-        key("id")
+        key(Key.id)
         integer(cycle.id)
         if let kind = cycle.kind {
-            key("kind")
+            key(Key.kind)
             string(kind)
         }
         if let knownLibraryLeak = cycle.knownLibraryLeak {
-            key("knownLibraryLeak")
+            key(Key.knownLibraryLeak)
             string(knownLibraryLeak)
         }
-        key("members")
+        key(Key.members)
         write(cycle.members)
         if let otherCuts = cycle.otherCuts {
-            array("otherCuts", otherCuts) { $0.write($1) }
+            array(Key.otherCuts, otherCuts) { $0.write($1) }
         }
         if let run = cycle.run {
-            key("run")
+            key(Key.run)
             string(run)
         }
         if let suppressed = cycle.suppressed {
-            key("suppressed")
+            key(Key.suppressed)
             write(suppressed)
         }
         if let suspect = cycle.suspect {
-            key("suspect")
+            key(Key.suspect)
             write(suspect)
         }
         if let tests = cycle.tests {
-            key("tests")
+            key(Key.tests)
             openArray()
             for test in tests {
                 element()
@@ -253,17 +259,18 @@ extension JSONText {
 
     /// Writes how a baseline accepted a cycle; absent `line` and `reason` are left out.
     fileprivate mutating func write(_ suppression: LeakReport.Cycle.Suppression) {
+        typealias Key = LeakReport.Cycle.Suppression.CodingKeys
         openObject()
-        key("baseline")
+        key(Key.baseline)
         string(suppression.baseline)
-        key("entry")
+        key(Key.entry)
         string(suppression.entry)
         if let line = suppression.line {
-            key("line")
+            key(Key.line)
             integer(line)
         }
         if let reason = suppression.reason {
-            key("reason")
+            key(Key.reason)
             string(reason)
         }
         closeObject()
@@ -271,60 +278,63 @@ extension JSONText {
 
     /// Writes a suspect (or another cut) reference.
     fileprivate mutating func write(_ suspect: LeakReport.Suspect) {
+        typealias Key = LeakReport.Suspect.CodingKeys
         openObject()
-        key("from")
+        key(Key.from)
         integer(suspect.from)
-        key("hint")
+        key(Key.hint)
         string(suspect.hint)
-        key("label")
+        key(Key.label)
         string(suspect.label)
-        key("reason")
+        key(Key.reason)
         string(suspect.reason)
         if let reference = suspect.reference {
-            key("reference")
+            key(Key.reference)
             integer(reference)
         }
-        key("to")
+        key(Key.to)
         integer(suspect.to)
         closeObject()
     }
 
     /// Writes a walk diagnostic.
     fileprivate mutating func write(_ diagnostic: WalkDiagnostic) {
+        typealias Key = WalkDiagnostic.CodingKeys
         openObject()
-        key("objectCount")
+        key(Key.objectCount)
         integer(diagnostic.objectCount)
-        key("reason")
+        key(Key.reason)
         string(diagnostic.reason)
         if let site = diagnostic.site {
-            key("site")
+            key(Key.site)
             string(site)
         }
-        key("typeName")
+        key(Key.typeName)
         string(diagnostic.typeName)
         closeObject()
     }
 
     /// Writes the program description.
     fileprivate mutating func write(_ program: LeakReport.Program) {
+        typealias Key = LeakReport.Program.CodingKeys
         openObject()
-        key("arguments")
+        key(Key.arguments)
         openArray()
         for argument in program.arguments {
             element()
             string(argument)
         }
         closeArray()
-        key("exitStatus")
+        key(Key.exitStatus)
         integer(program.exitStatus)
-        key("path")
+        key(Key.path)
         string(program.path)
         if let running = program.running {
-            key("running")
+            key(Key.running)
             boolean(running)
         }
         if let signal = program.signal {
-            key("signal")
+            key(Key.signal)
             string(signal)
         }
         closeObject()
@@ -332,92 +342,98 @@ extension JSONText {
 
     /// Writes what a crashed program left, keys in byte order, an absent `faultAddress` left out.
     fileprivate mutating func write(_ crash: LeakReport.Crash) {
+        typealias Key = LeakReport.Crash.CodingKeys
         openObject()
-        key("allocations")
+        key(Key.allocations)
         integer(crash.allocations)
         if let faultAddress = crash.faultAddress {
-            key("faultAddress")
+            key(Key.faultAddress)
             string(faultAddress)
         }
-        key("frames")
+        key(Key.frames)
         write(crash.frames)
-        key("liveObjects")
+        key(Key.liveObjects)
         integer(crash.liveObjects)
-        key("signal")
+        key(Key.signal)
         string(crash.signal)
         closeObject()
     }
 
     /// Writes the totals.
     fileprivate mutating func write(_ summary: LeakReport.Summary) {
+        typealias Key = LeakReport.Summary.CodingKeys
         openObject()
-        key("leakedBytes")
+        key(Key.leakedBytes)
         integer(summary.leakedBytes)
-        key("leakedObjects")
+        key(Key.leakedObjects)
         integer(summary.leakedObjects)
-        key("liveObjects")
+        key(Key.liveObjects)
         integer(summary.liveObjects)
-        key("rootCycles")
+        key(Key.rootCycles)
         integer(summary.rootCycles)
-        key("trackedObjects")
+        key(Key.trackedObjects)
         integer(summary.trackedObjects)
         closeObject()
     }
 
     /// Writes a reference with both its `label` (the path's text) and its `path` (the steps).
     fileprivate mutating func write(_ reference: LeakReport.LeakReference) {
+        typealias Key = LeakReport.LeakReference.CodingKeys
         openObject()
-        key("from")
+        key(Key.from)
         integer(reference.from)
-        key("label")
+        key(Key.label)
         string(reference.label)
-        key("ownership")
+        key(Key.ownership)
         string(reference.ownership.rawValue)
-        array("path", reference.path.steps) { $0.write($1) }
+        array(Key.path, reference.path.steps) { $0.write($1) }
         if let storeSite = reference.storeSite {
-            key("storeSite")
+            key(Key.storeSite)
             write(storeSite)
         }
-        key("to")
+        key(Key.to)
         integer(reference.to)
         closeObject()
     }
 
     /// Writes a reference's store site (``LeakReport/StoreSite``), absent fields left out.
     fileprivate mutating func write(_ storeSite: LeakReport.StoreSite) {
+        typealias Key = LeakReport.StoreSite.CodingKeys
         openObject()
         if let candidates = storeSite.candidates {
-            array("candidates", candidates) { $0.write($1) }
+            array(Key.candidates, candidates) { $0.write($1) }
         }
-        key("known")
+        key(Key.known)
         boolean(storeSite.known)
         if let reason = storeSite.reason {
-            key("reason")
+            key(Key.reason)
             string(reason)
         }
         if let site = storeSite.site {
-            key("site")
+            key(Key.site)
             write(site)
         }
         closeObject()
     }
 
     fileprivate mutating func write(_ retain: LeakReport.StoreSiteRetain) {
+        typealias Key = LeakReport.StoreSiteRetain.CodingKeys
+        typealias FrameKey = LeakReport.Frame.CodingKeys
         openObject()
-        key("evidence")
+        key(Key.evidence)
         string(retain.evidence)
         if let frame = retain.frame {
-            key("frame")
+            key(Key.frame)
             openObject()
-            key("file")
+            key(FrameKey.file)
             string(frame.file)
-            key("function")
+            key(FrameKey.function)
             string(frame.function)
-            key("line")
+            key(FrameKey.line)
             integer(frame.line)
             closeObject()
         }
-        key("stack")
+        key(Key.stack)
         write(retain.stack)
         closeObject()
     }
@@ -425,6 +441,7 @@ extension JSONText {
     /// Writes one path step as `{"kind": …}` plus that kind's fields, keys in byte order; the kind is
     /// ``PathStep/jsonKind``, spelled where the `Codable` form is.
     fileprivate mutating func write(_ step: PathStep) {
+        typealias Key = PathStep.CodingKeys
         openObject()
         switch step {
         case .property(let name): kindAndName(step.jsonKind, name)
@@ -434,13 +451,13 @@ extension JSONText {
         case .indirectPayload: kind(step.jsonKind)
         case .existentialValue(let type):
             kind(step.jsonKind)
-            key("type")
+            key(Key.type)
             string(type)
         case .existentialBox(let existential, let type):
-            key("existential")
+            key(Key.existential)
             string(existential)
             kind(step.jsonKind)
-            key("type")
+            key(Key.type)
             string(type)
         case .element(let index): indexAndKind(index, step.jsonKind)
         case .dictionaryKey(let dictionaryKey): keyAndKind(dictionaryKey, step.jsonKind)
@@ -462,7 +479,7 @@ extension JSONText {
         case .childTask: kind(step.jsonKind)
         case .label(let text):
             kind(step.jsonKind)
-            key("text")
+            key(Key.text)
             string(text)
         }
         closeObject()
@@ -470,42 +487,49 @@ extension JSONText {
 
     /// A step's `kind` member.
     private mutating func kind(_ name: String) {
-        key("kind")
+        typealias Key = PathStep.CodingKeys
+        key(Key.kind)
         string(name)
     }
 
     /// A raw pointer step's `kind`, `name` (when the word is in a stored property) and `offset` members.
     private mutating func kindFieldAndOffset(_ kindName: String, _ field: String?, _ offset: Int) {
+        typealias Key = PathStep.CodingKeys
         kind(kindName)
         if let field {
-            key("name")
+            key(Key.name)
             string(field)
         }
-        key("offset")
+        key(Key.offset)
         integer(offset)
     }
 
     /// A step's `kind` and `name` members.
     private mutating func kindAndName(_ kindName: String, _ name: String) {
+        typealias Key = PathStep.CodingKeys
         kind(kindName)
-        key("name")
+        key(Key.name)
         string(name)
     }
 
     /// A step's `index` and `kind` members.
     private mutating func indexAndKind(_ index: Int, _ kindName: String) {
-        key("index")
+        typealias Key = PathStep.CodingKeys
+        key(Key.index)
         integer(index)
         kind(kindName)
     }
 
     /// A dictionary step: its `key` object (`kind`, `text`) when the key could be shown, then its `kind`.
     private mutating func keyAndKind(_ dictionaryKey: DictionaryKey?, _ kindName: String) {
+        typealias Key = PathStep.CodingKeys
+        typealias DictionaryKeyKey = DictionaryKey.CodingKeys
         if let dictionaryKey {
-            key("key")
+            key(Key.key)
             openObject()
-            kind(dictionaryKey.kind.rawValue)
-            key("text")
+            key(DictionaryKeyKey.kind)
+            string(dictionaryKey.kind.rawValue)
+            key(DictionaryKeyKey.text)
             string(dictionaryKey.text)
             closeObject()
         }
@@ -515,14 +539,15 @@ extension JSONText {
 
 extension JSONText {
     fileprivate mutating func write(_ query: RetainerQuery) {
+        typealias Key = RetainerQuery.CodingKeys
         openObject()
-        array("chains", query.chains) { $0.write($1) }
-        key("leaked")
+        array(Key.chains, query.chains) { $0.write($1) }
+        key(Key.leaked)
         integer(query.leaked)
-        key("matched")
+        key(Key.matched)
         integer(query.matched)
         if let types = query.matchedTypes {
-            key("matchedTypes")
+            key(Key.matchedTypes)
             openArray()
             for type in types {
                 element()
@@ -530,50 +555,53 @@ extension JSONText {
             }
             closeArray()
         }
-        key("type")
+        key(Key.type)
         string(query.type)
         closeObject()
     }
 
     private mutating func write(_ chain: RetainerChain) {
+        typealias Key = RetainerChain.CodingKeys
+        typealias HolderKey = RootHolder.CodingKeys
+        typealias LinkKey = RetainerChain.Link.CodingKeys
         openObject()
-        key("holder")
+        key(Key.holder)
         openObject()
         if let address = chain.holder.address {
-            key("address")
+            key(HolderKey.address)
             string(address)
         }
-        key("kind")
+        key(HolderKey.kind)
         string(chain.holder.kind.rawValue)
         if let location = chain.holder.location {
-            key("location")
+            key(HolderKey.location)
             string(location)
         }
         if let name = chain.holder.name {
-            key("name")
+            key(HolderKey.name)
             string(name)
         }
         closeObject()
-        key("links")
+        key(Key.links)
         openArray()
         for link in chain.links {
             element()
             openObject()
-            key("address")
+            key(LinkKey.address)
             string(link.address)
             if let path = link.path {
-                key("label")
+                key(LinkKey.label)
                 string(path.text)
-                array("path", path.steps) { $0.write($1) }
+                array(LinkKey.path, path.steps) { $0.write($1) }
             }
-            key("retainCount")
+            key(LinkKey.retainCount)
             integer(link.retainCount)
-            key("type")
+            key(LinkKey.type)
             string(link.type)
             closeObject()
         }
         closeArray()
-        key("unexplainedRetains")
+        key(Key.unexplainedRetains)
         integer(chain.unexplainedRetains)
         closeObject()
     }

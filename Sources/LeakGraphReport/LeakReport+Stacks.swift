@@ -5,12 +5,6 @@ import LeakGraphModel
 /// one backtrace, not 100,000 copies. Version 1 reports (a `backtrace` per leak) are still read. In memory
 /// every ``LeakReport/Leak`` keeps its ``LeakReport/Leak/backtrace``; only the file form differs.
 extension LeakReport {
-    private enum Keys: String, CodingKey {
-        case schemaVersion, program, summary, leaks, references, cycles, diagnostics, stacks, liveTypes, why, verdict,
-            crash
-        case allocations, testAllocations
-    }
-
     /// One leak as version 2 writes it: the leak's own fields, with `stack` in place of its backtrace.
     private struct StoredLeak: Codable {
         /// The leak, its backtrace empty until resolved from the stack table.
@@ -52,13 +46,15 @@ extension LeakReport {
 
     /// Reads a report of schema version 1 (a backtrace per leak) or 2 (a stack table).
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try container.decode(Int.self, forKey: .schemaVersion)
         let leaks: [Leak]
         if version >= 2 {
             let stacks = try container.decode([[Frame]].self, forKey: .stacks)
             let stored = try container.decode([StoredLeak].self, forKey: .leaks)
-            leaks = try stored.map { try $0.leak(stacks: stacks, codingPath: container.codingPath + [Keys.leaks]) }
+            leaks = try stored.map {
+                try $0.leak(stacks: stacks, codingPath: container.codingPath + [CodingKeys.leaks])
+            }
         } else {
             leaks = try container.decode([Leak].self, forKey: .leaks)
         }
@@ -80,7 +76,7 @@ extension LeakReport {
     ///
     /// - Complexity: O(size of the report); each distinct backtrace is hashed once per leak that has it.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
+        var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(schemaVersion, forKey: .schemaVersion)
         try container.encode(program, forKey: .program)
         try container.encode(summary, forKey: .summary)

@@ -97,11 +97,8 @@ public func assertAllocations<R>(
 enum AllocationBudgetCheck {
     /// Opens a count, or records why it cannot as a failure at `location` and returns `nil`.
     static func open(_ what: String, at location: TestLocation) -> AllocationCountScope? {
-        do {
-            return try AllocationCountScope.open()
-        } catch {
-            TestFailure.record("\(what): cannot count allocations: \(error.message)", at: location)
-            return nil
+        TestFailure.opening(what, cannot: "count allocations", at: location) {
+            try AllocationCountScope.open()
         }
     }
 

@@ -29,11 +29,8 @@ struct LeakFailure {
     /// Opens the scope of one check, or records why it cannot (recording refused) as a failure at
     /// `location` and returns `nil`: the test then runs unchecked.
     static func openScope(_ options: [LeakCheckOptions], what: String, at location: TestLocation) -> LeakCheckScope? {
-        do {
-            return try LeakCheckScope.open(LeakCheckOptions(combining: options))
-        } catch {
-            TestFailure.record("\(what): cannot check for leaks: \(error.message)", at: location)
-            return nil
+        TestFailure.opening(what, cannot: "check for leaks", at: location) {
+            try LeakCheckScope.open(LeakCheckOptions(combining: options))
         }
     }
 

@@ -22,4 +22,19 @@ enum TestFailure {
             XCTFail("\(location.filePath):\(location.line): \(message)")
         }
     }
+
+    /// Opens the scope of one check (a leak check, an allocation count), or records why it cannot
+    /// (recording refused: the error's description is its message) as one failure at `location`,
+    /// `what: cannot action: why`, and returns `nil`: the test then runs unchecked. Every check of a test
+    /// opens its scope through here.
+    static func opening<Scope>(
+        _ what: String, cannot action: String, at location: TestLocation, _ open: () throws -> Scope
+    ) -> Scope? {
+        do {
+            return try open()
+        } catch {
+            record("\(what): cannot \(action): \(error)", at: location)
+            return nil
+        }
+    }
 }

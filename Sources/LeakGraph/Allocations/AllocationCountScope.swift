@@ -23,7 +23,7 @@ import LeakGraphReport
 ///
 /// Nothing made before ``open(maxFrames:excludingTestLibraries:)`` or after ``finish()`` is counted; what a task the body
 /// started makes after the body returned is counted until `finish()`.
-public struct AllocationCountScope: Sendable {
+public struct AllocationCountScope: Sendable, ScopedCheck {
     /// The allocation scope objects are stamped with.
     public let scope: AllocationScope
     /// Whether objects the test libraries made for themselves are left out (see
@@ -42,13 +42,7 @@ public struct AllocationCountScope: Sendable {
     public static func open(
         maxFrames: Int = Recorder.defaultMaxFrames, excludingTestLibraries: Bool = true
     ) throws(RecorderError) -> AllocationCountScope {
-        if !LeakChecker.isRecording {
-            try Recorder.install(maxFrames: maxFrames)
-        }
-        guard let scope = AllocationScope.begin() else {
-            throw RecorderError(
-                code: .conflict, message: "No allocation scope is free: 4,095 checks are running at once.")
-        }
+        let scope = try openScope(maxFrames: maxFrames, checks: "checks")
         guard scope.startCounting() else {
             scope.end()
             throw RecorderError(
@@ -103,14 +97,7 @@ public struct AllocationCountScope: Sendable {
     /// Runs `body` in this scope and finishes: the body's value and what it made. When `body`
     /// throws, the scope is closed uncounted and the error rethrown.
     public func count<R>(_ body: () throws -> R) rethrows -> (value: R, allocations: AllocationProfile) {
-        let value: R
-        do {
-            value = try run(body)
-        } catch {
-            cancel()
-            throw error
-        }
-        return (value, finish())
+        (try runOrCancel(body), finish())
     }
 
     /// Runs `body` (and the tasks it creates) in this scope and finishes: the body's value and what it
@@ -118,14 +105,7 @@ public struct AllocationCountScope: Sendable {
     public func count<R>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> (value: R, allocations: AllocationProfile) {
-        let value: R
-        do {
-            value = try await run(isolation: isolation, body)
-        } catch {
-            cancel()
-            throw error
-        }
-        return (value, finish())
+        (try await runOrCancel(isolation: isolation, body), finish())
     }
 }
 

@@ -96,4 +96,9 @@ public struct DictionaryKey: Sendable, Hashable, Codable {
         self.kind = kind
         self.text = text
     }
+
+    /// The JSON keys, for the `Codable` conformance and the report's writer.
+    package enum CodingKeys: String, CodingKey {
+        case kind, text
+    }
 }

@@ -13,7 +13,8 @@ extension ReferencePath: Codable {
 }
 
 extension PathStep: Codable {
-    private enum Keys: String, CodingKey {
+    /// The JSON keys of every kind's fields, for this conformance and the report's writer.
+    package enum CodingKeys: String, CodingKey {
         case kind, name, type, existential, index, key, text, offset
     }
 
@@ -27,7 +28,7 @@ extension PathStep: Codable {
 
     /// Decodes one step; an unknown `kind` is an error (a newer writer's step this reader cannot show).
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(Kind.self, forKey: .kind) {
         case .property: self = .property(try container.decode(String.self, forKey: .name))
         case .tupleElement: self = .tupleElement(try container.decode(String.self, forKey: .name))
@@ -69,7 +70,7 @@ extension PathStep: Codable {
 
     /// Encodes one step as `{"kind": …}` plus its fields.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
+        var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(codingKind, forKey: .kind)
         switch self {
         case .property(let name):

@@ -34,6 +34,11 @@ public struct RootHolder: Sendable, Codable, Hashable {
         self.address = address
     }
 
+    /// The JSON keys, for the `Codable` conformance and the report's writer.
+    package enum CodingKeys: String, CodingKey {
+        case kind, name, location, address
+    }
+
     /// `global static App.Cache.shared (in app)`, `a thread's stack (the main thread)`, `untracked memory`:
     /// one line for people.
     public var text: String {

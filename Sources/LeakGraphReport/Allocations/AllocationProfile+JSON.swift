@@ -2,45 +2,47 @@ extension JSONText {
     /// Writes an allocation profile as its `Codable` conformance does (keys in byte order, a site's
     /// absent `function`, `file` and `line` left out), for ``LeakReport/jsonData(prettyPrinted:)``.
     mutating func write(_ profile: AllocationProfile) {
+        typealias Key = AllocationProfile.CodingKeys
+        typealias SiteKey = AllocationProfile.Site.CodingKeys
         openObject()
-        key("aliveBytes")
+        key(Key.aliveBytes)
         integer(profile.aliveBytes)
-        key("aliveObjects")
+        key(Key.aliveObjects)
         integer(profile.aliveObjects)
-        key("bytes")
+        key(Key.bytes)
         integer(profile.bytes)
-        key("excludedBytes")
+        key(Key.excludedBytes)
         integer(profile.excludedBytes)
-        key("excludedObjects")
+        key(Key.excludedObjects)
         integer(profile.excludedObjects)
-        key("objects")
+        key(Key.objects)
         integer(profile.objects)
-        key("sites")
+        key(Key.sites)
         openArray()
         for site in profile.sites {
             element()
             openObject()
-            key("aliveBytes")
+            key(SiteKey.aliveBytes)
             integer(site.aliveBytes)
-            key("aliveObjects")
+            key(SiteKey.aliveObjects)
             integer(site.aliveObjects)
-            key("bytes")
+            key(SiteKey.bytes)
             integer(site.bytes)
             if let file = site.file {
-                key("file")
+                key(SiteKey.file)
                 string(file)
             }
             if let function = site.function {
-                key("function")
+                key(SiteKey.function)
                 string(function)
             }
             if let line = site.line {
-                key("line")
+                key(SiteKey.line)
                 integer(line)
             }
-            key("objects")
+            key(SiteKey.objects)
             integer(site.objects)
-            key("type")
+            key(SiteKey.type)
             string(site.type)
             closeObject()
         }
@@ -50,14 +52,15 @@ extension JSONText {
 
     /// Writes one test's allocations (keys in byte order, an absent `run` left out).
     mutating func write(_ row: TestAllocations) {
+        typealias Key = TestAllocations.CodingKeys
         openObject()
-        key("allocations")
+        key(Key.allocations)
         write(row.allocations)
         if let run = row.run {
-            key("run")
+            key(Key.run)
             string(run)
         }
-        key("test")
+        key(Key.test)
         string(row.test)
         closeObject()
     }

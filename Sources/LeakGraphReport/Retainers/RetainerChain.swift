@@ -36,10 +36,6 @@ public struct RetainerChain: Sendable, Codable, Hashable {
             self.init(type: type, address: address, retainCount: retainCount, path: label.map { [.label($0)] })
         }
 
-        private enum CodingKeys: String, CodingKey {
-            case type, address, retainCount, label, path
-        }
-
         /// Reads a link; one written before paths were stored gets its label as a one-step path.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -42,7 +42,7 @@ func makeFamily() {
         watch(child)
         parent.children.append(child)
         switch mode {
-        case .leak: child.parent = parent
+        case .leak: child.parent = parent  // store: leak Child.parent
         case .fixed: child.weakParent = parent
         }
     }
@@ -57,7 +57,7 @@ func makeFolder() {
         watch(file)
         folder.files.append(file)
         switch mode {
-        case .leak: file.folder = folder
+        case .leak: file.folder = folder  // store: leak File.folder
         case .fixed: file.weakFolder = folder
         }
     }

@@ -54,7 +54,7 @@ func makeScreen() {
     if mode == .fixed {
         presenter.weakDelegate = screen
     } else {
-        presenter.delegate = screen
+        presenter.delegate = screen  // store: cache,new,old Presenter.delegate
     }
 }
 
@@ -62,7 +62,7 @@ func makeScreen() {
 func makeSession() {
     let session = Session()
     watch(session)
-    session.onEvent = { session.events += 1 }
+    session.onEvent = { session.events += 1 }  // store: new Session.onEvent
 }
 
 @inline(never)
@@ -74,7 +74,7 @@ func makeCache() {
     second.peer = first
     cache.thumbnails = [first, second]
     cache.loader = loader
-    loader.cache = cache
+    loader.cache = cache  // store: cache ImageLoader.cache
 }
 
 makeScreen()

@@ -86,7 +86,7 @@ func makeRegistry() {
     watch(screen)
     screen.registry = registry
     switch mode {
-    case .leak: registry.delegate = screen
+    case .leak: registry.delegate = screen  // store: leak Registry.delegate
     case .fixed:
         registry.weakDelegate = screen
         keptAlive.append(screen)
@@ -101,7 +101,7 @@ func makeCache() {
     watch(store)
     store.cache = cache
     switch mode {
-    case .leak: cache.owner = store
+    case .leak: cache.owner = store  // store: leak Cache.owner
     case .fixed:
         cache.weakOwner = store
         keptAlive.append(store)
@@ -116,7 +116,7 @@ func makePanel() {
     watch(tab)
     tab.panel = panel
     switch mode {
-    case .leak: panel.listener = tab
+    case .leak: panel.listener = tab  // store: leak Panel.listener
     case .fixed:
         panel.weakListener = tab
         keptAlive.append(tab)
@@ -129,7 +129,7 @@ func makeCanvas() {
     let sketch = Sketch()
     watch(canvas)
     watch(sketch)
-    sketch.canvas = canvas
+    sketch.canvas = canvas  // store: leak Sketch.canvas
     switch mode {
     case .leak: canvas.view = sketch
     case .fixed:

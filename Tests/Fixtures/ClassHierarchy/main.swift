@@ -70,8 +70,8 @@ func makeKeeper() {
     keeper.pets.append(puppy)
     switch mode {
     case .leak:
-        puppy.keeper = keeper
-        mother.keeper = keeper
+        puppy.keeper = keeper  // store: leak Puppy.keeper
+        mother.keeper = keeper  // store: leak Dog.keeper
     case .fixed:
         puppy.weakKeeper = keeper
         mother.weakKeeper = keeper
@@ -87,7 +87,7 @@ func makeKennel() {
     watch(gate)
     kennel.gate = gate
     switch mode {
-    case .leak: gate.kennel = kennel
+    case .leak: gate.kennel = kennel  // store: leak Gate.kennel
     case .fixed:
         gate.weakKennel = kennel
         keptAlive.append(kennel)

@@ -18,7 +18,7 @@ final class Button {
     var handler: (() -> Int)?
 
     func installStrong() {
-        handler = { self.count }
+        handler = { self.count }  // store: leak Button.handler
     }
 
     func installWeak() {

@@ -70,7 +70,7 @@ func makeSession() {
     }
     switch mode {
     case .leak:
-        connection.session = session
+        connection.session = session  // store: leak Connection.session
         entry.cache = cache
     case .fixed:
         connection.weakSession = session

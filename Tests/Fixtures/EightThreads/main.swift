@@ -43,7 +43,7 @@ func makePairs() {
         watchFromAnyThread(partner)
         owner.partner = partner
         switch mode {
-        case .leak: partner.owner = owner
+        case .leak: partner.owner = owner  // store: leak ThreadPartner.owner
         case .fixed: partner.weakOwner = owner
         }
     }

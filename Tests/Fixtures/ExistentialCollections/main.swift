@@ -91,7 +91,7 @@ func makeRegistry() {
         watch(screen)
         registry.delegates.append(screen)
         switch mode {
-        case .leak: screen.registry = registry
+        case .leak: screen.registry = registry  // store: leak Screen.registry
         case .fixed: screen.weakRegistry = registry
         }
     }
@@ -106,7 +106,7 @@ func makeStage() {
     watch(actor)
     stage.parts = [Caption(owner: actor), Frame(x: 1, y: 2, width: 3, owner: actor)]
     switch mode {
-    case .leak: actor.stage = stage
+    case .leak: actor.stage = stage  // store: leak Actor.stage
     case .fixed:
         actor.weakStage = stage
         keptAlive.append(stage)
@@ -121,7 +121,7 @@ func makeBoard() {
     watch(pin)
     board.parts = ["title": Caption(owner: pin), "body": Frame(x: 4, y: 5, width: 6, owner: pin)]
     switch mode {
-    case .leak: pin.board = board
+    case .leak: pin.board = board  // store: leak Pin.board
     case .fixed:
         pin.weakBoard = board
         keptAlive.append(board)
@@ -140,8 +140,8 @@ func makeShelf() {
     shelf.things = [second]
     switch mode {
     case .leak:
-        first.shelf = shelf
-        second.shelf = shelf
+        first.shelf = shelf  // store: leak Book.shelf
+        second.shelf = shelf  // store: leak Book.shelf
     case .fixed:
         first.weakShelf = shelf
         second.weakShelf = shelf

@@ -106,7 +106,7 @@ func makePair() {
     watch(partner)
     owner.partner = partner
     switch mode {
-    case .leak: partner.owner = owner
+    case .leak: partner.owner = owner  // store: leak ForkPartner.owner
     case .fixed: partner.weakOwner = owner
     }
 }

@@ -62,7 +62,7 @@ func makeRecord() {
     watch(store)
     store.records.append(record)
     switch mode {
-    case .leak: record.store = store
+    case .leak: record.store = store  // store: leak Record.store
     case .fixed:
         record.weakStore = store
         keptAlive.append(store)
@@ -78,7 +78,7 @@ func makeDownload() {
     download.received.append(contentsOf: [UInt8](repeating: 9, count: 300))
     session.download = download
     switch mode {
-    case .leak: download.owner = session
+    case .leak: download.owner = session  // store: leak Download.owner
     case .fixed:
         download.weakOwner = session
         keptAlive.append(session)

@@ -43,7 +43,7 @@ func makeRing<T>(of values: [T]) {
         last = node
     }
     switch mode {
-    case .leak: last.next = first
+    case .leak: last.next = first  // store: leak Node.next
     case .fixed: last.weakNext = first
     }
 }

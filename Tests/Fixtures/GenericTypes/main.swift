@@ -91,7 +91,7 @@ func makeHolder() {
     watch(right)
     holder.pair = Pair(first: left, second: right)
     switch mode {
-    case .leak: left.holder = holder
+    case .leak: left.holder = holder  // store: leak Left.holder
     case .fixed:
         left.weakHolder = holder
         keptAlive.append(holder)
@@ -106,7 +106,7 @@ func makeWrapper() {
     watch(inner)
     wrapper.inner = Boxed(count: 1, value: inner, items: [inner])
     switch mode {
-    case .leak: inner.wrapper = wrapper
+    case .leak: inner.wrapper = wrapper  // store: leak Inner.wrapper
     case .fixed:
         inner.weakWrapper = wrapper
         keptAlive.append(wrapper)
@@ -121,7 +121,7 @@ func makeDerived() {
     watch(probe)
     derived.element = probe
     switch mode {
-    case .leak: probe.derived = derived
+    case .leak: probe.derived = derived  // store: leak Probe.derived
     case .fixed:
         probe.weakDerived = derived
         keptAlive.append(derived)
@@ -136,7 +136,7 @@ func makeChoice() {
     watch(probe)
     choice.either = .left(probe)
     switch mode {
-    case .leak: probe.choice = choice
+    case .leak: probe.choice = choice  // store: leak Probe.choice
     case .fixed:
         probe.weakChoice = choice
         keptAlive.append(choice)

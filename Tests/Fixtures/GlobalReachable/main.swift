@@ -53,7 +53,7 @@ func makeLostPair() {
     watch(a)
     watch(b)
     a.other = b
-    b.other = a
+    b.other = a  // store: leak Lost.other
 }
 
 globalHub = makeHubCycle()

@@ -82,7 +82,7 @@ func makeCache() {
         watch(entry)
         cache.entries[key] = entry
         switch mode {
-        case .leak: entry.cache = cache
+        case .leak: entry.cache = cache  // store: leak Entry.cache
         case .fixed: entry.weakCache = cache
         }
     }
@@ -98,7 +98,7 @@ func makeRegistry() {
         watch(token)
         registry.counts[token] = id * 10
         switch mode {
-        case .leak: token.registry = registry
+        case .leak: token.registry = registry  // store: leak Token.registry
         case .fixed: token.weakRegistry = registry
         }
     }
@@ -113,7 +113,7 @@ func makeIndex() {
     watch(page)
     index.byNumber[7] = page
     switch mode {
-    case .leak: page.index = index
+    case .leak: page.index = index  // store: leak Page.index
     case .fixed:
         page.weakIndex = index
         keptAlive.append(index)
@@ -129,7 +129,7 @@ func makeGroup() {
         watch(guest)
         group.guests.insert(guest)
         switch mode {
-        case .leak: guest.group = group
+        case .leak: guest.group = group  // store: leak Guest.group
         case .fixed: guest.weakGroup = group
         }
     }

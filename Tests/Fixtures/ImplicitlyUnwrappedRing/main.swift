@@ -27,7 +27,7 @@ func makeRing() {
     a.next = b
     b.next = c
     switch mode {
-    case .leak: c.next = a
+    case .leak: c.next = a  // store: leak Bead.next
     case .fixed: c.weakNext = a
     }
 }

@@ -35,7 +35,7 @@ func makePair() {
     watch(b)
     a.other = b
     switch mode {
-    case .leak: b.other = a
+    case .leak: b.other = a  // store: leak Peer.other
     case .fixed: b.weakOther = a
     }
 }
@@ -45,7 +45,7 @@ func makeSolo() {
     let solo = Solo()
     watch(solo)
     switch mode {
-    case .leak: solo.me = solo
+    case .leak: solo.me = solo  // store: leak Solo.me
     case .fixed: solo.weakMe = solo
     }
 }
@@ -58,7 +58,7 @@ func makeKnotRing() {
         knots[index].next = knots[index + 1]
     }
     switch mode {
-    case .leak: knots[3].next = knots[0]
+    case .leak: knots[3].next = knots[0]  // store: leak Knot.next
     case .fixed: knots[3].weakNext = knots[0]
     }
 }

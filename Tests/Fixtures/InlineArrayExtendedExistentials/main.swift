@@ -65,7 +65,7 @@ func makeCatalogs() -> [Catalog] {
         inline.repository = ProductRepository(catalog: inline)
         boxed.archive = LargeRepository(catalog: boxed)
         let cache = ProductCache()
-        cache.catalog = cached
+        cache.catalog = cached  // store: leak ProductCache.catalog
         cached.cache = cache
         pinned.pinned[1] = pinned
     } else {

@@ -38,7 +38,7 @@ func makeRing() {
     }
     switch mode {
     case .leak:
-        last.next = first
+        last.next = first  // store: leak RingNode.next
     case .fixed:
         last.weakNext = first
         var current = first.next

@@ -49,7 +49,7 @@ func makeStrays() {
     watch(a)
     watch(b)
     a.other = b
-    b.other = a
+    b.other = a  // store: leak Stray.other
 }
 
 makeChain()

@@ -79,7 +79,7 @@ func makeDock() {
     watch(relay)
     dock.route = .backup(relay)
     switch mode {
-    case .leak: relay.dock = dock
+    case .leak: relay.dock = dock  // store: leak Relay.dock
     case .fixed:
         relay.weakDock = dock
         keptAlive.append(dock)
@@ -94,7 +94,7 @@ func makeGate() {
     watch(visitor)
     gate.slot = .guest(visitor)
     switch mode {
-    case .leak: visitor.gate = gate
+    case .leak: visitor.gate = gate  // store: leak Visitor.gate
     case .fixed:
         visitor.weakGate = gate
         keptAlive.append(gate)
@@ -111,7 +111,7 @@ func makeTower() {
     watch(cable)
     tower.link = .both(antenna, cable: cable)
     switch mode {
-    case .leak: antenna.tower = tower
+    case .leak: antenna.tower = tower  // store: leak Antenna.tower
     case .fixed:
         antenna.weakTower = tower
         keptAlive.append(tower)

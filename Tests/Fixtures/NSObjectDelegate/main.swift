@@ -70,7 +70,7 @@ func makeBikes() {
     watch(registry)
     watch(controller)
     switch mode {
-    case .leak: registry.delegate = controller
+    case .leak: registry.delegate = controller  // store: leak BikeRegistry.delegate
     case .fixed:
         registry.weakDelegate = controller
         keptAlive.append(controller)
@@ -83,7 +83,7 @@ func makeObserver() {
     let subscription = Subscription()
     watch(observer)
     watch(subscription)
-    subscription.observer = observer
+    subscription.observer = observer  // store: leak Subscription.observer
     switch mode {
     case .leak: observer.token = subscription
     case .fixed:
@@ -101,7 +101,7 @@ func makeExporter() {
     watch(encoder)
     exporter.encoder = encoder
     switch mode {
-    case .leak: encoder.exporter = exporter
+    case .leak: encoder.exporter = exporter  // store: leak ReportEncoder.exporter
     case .fixed:
         encoder.weakExporter = exporter
         keptAlive.append(exporter)

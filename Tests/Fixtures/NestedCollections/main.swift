@@ -73,7 +73,7 @@ func makePlaylist() {
         watch(track)
         tracks.append(track)
         switch mode {
-        case .leak: track.playlist = playlist
+        case .leak: track.playlist = playlist  // store: leak Track.playlist
         case .fixed: track.weakPlaylist = playlist
         }
     }
@@ -90,7 +90,7 @@ func makeMixer() {
         watch(fader)
         mixer.channels.append(fader)
         switch mode {
-        case .leak: fader.mixer = mixer
+        case .leak: fader.mixer = mixer  // store: leak Fader.mixer
         case .fixed: fader.weakMixer = mixer
         }
     }
@@ -102,7 +102,7 @@ func makeCell(in grid: Grid) -> Cell {
     let cell = Cell()
     watch(cell)
     switch mode {
-    case .leak: cell.grid = grid
+    case .leak: cell.grid = grid  // store: leak Cell.grid
     case .fixed: cell.weakGrid = grid
     }
     return cell
@@ -124,7 +124,7 @@ func makeItem(in catalog: Catalog) -> Item {
     let item = Item()
     watch(item)
     switch mode {
-    case .leak: item.catalog = catalog
+    case .leak: item.catalog = catalog  // store: leak Item.catalog
     case .fixed: item.weakCatalog = catalog
     }
     return item

@@ -110,7 +110,7 @@ func makeWindow() {
     watch(presenter)
     window.root = Frame(x: 1, y: 2, width: 3, owner: presenter)
     switch mode {
-    case .leak: presenter.window = window
+    case .leak: presenter.window = window  // store: leak Presenter.window
     case .fixed:
         presenter.weakWindow = window
         keptAlive.append(window)
@@ -125,7 +125,7 @@ func makeSlot() {
     watch(anchor)
     slot.payload = anchor
     switch mode {
-    case .leak: anchor.slot = slot
+    case .leak: anchor.slot = slot  // store: leak Anchor.slot
     case .fixed:
         anchor.weakSlot = slot
         keptAlive.append(slot)
@@ -143,8 +143,8 @@ func makeDeck() {
     deck.card = Pair(first: first, second: second)
     switch mode {
     case .leak:
-        first.deck = deck
-        second.deck = deck
+        first.deck = deck  // store: leak Speaker.deck
+        second.deck = deck  // store: leak Speaker.deck
     case .fixed:
         first.weakDeck = deck
         second.weakDeck = deck

@@ -65,7 +65,7 @@ func makeMachine() {
     watch(runner)
     machine.phase = .running(runner)
     switch mode {
-    case .leak: runner.machine = machine
+    case .leak: runner.machine = machine  // store: leak Runner.machine
     case .fixed:
         runner.weakMachine = machine
         keptAlive.append(machine)
@@ -80,7 +80,7 @@ func makeHolder() {
     watch(node)
     holder.slot = .filled(node)
     switch mode {
-    case .leak: node.holder = holder
+    case .leak: node.holder = holder  // store: leak Node.holder
     case .fixed:
         node.weakHolder = holder
         keptAlive.append(holder)
@@ -95,7 +95,7 @@ func makeCell() {
     watch(item)
     cell.doubly = .some(.some(item))
     switch mode {
-    case .leak: item.cell = cell
+    case .leak: item.cell = cell  // store: leak Item.cell
     case .fixed:
         item.weakCell = cell
         keptAlive.append(cell)

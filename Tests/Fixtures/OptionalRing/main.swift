@@ -34,7 +34,7 @@ func makeRing(count: Int) {
         last = link
     }
     switch mode {
-    case .leak: last.next = first
+    case .leak: last.next = first  // store: leak Link.next
     case .fixed: last.weakNext = first
     }
 }

@@ -83,7 +83,7 @@ func makeCommand() {
     let parser = Parser()
     watch(command)
     watch(parser)
-    parser.command = command
+    parser.command = command  // store: leak Parser.command
     switch mode {
     case .leak: command.parser = parser
     case .fixed: command.weakParser = parser

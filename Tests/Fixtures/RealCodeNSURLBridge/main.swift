@@ -72,7 +72,7 @@ func makeBookmark() {
     watch(folder)
     bookmark.folder = folder
     switch mode {
-    case .leak: folder.bookmark = bookmark
+    case .leak: folder.bookmark = bookmark  // store: leak Folder.bookmark
     case .fixed: folder.weakBookmark = bookmark
     }
 }

@@ -64,7 +64,7 @@ func makeJob() {
     watch(worker)
     job.outcome = .success(worker)
     switch mode {
-    case .leak: worker.job = job
+    case .leak: worker.job = job  // store: leak Worker.job
     case .fixed:
         worker.weakJob = job
         keptAlive.append(job)
@@ -79,7 +79,7 @@ func makeOrder() {
     watch(courier)
     order.typed = .success(courier)
     switch mode {
-    case .leak: courier.order = order
+    case .leak: courier.order = order  // store: leak Courier.order
     case .fixed:
         courier.weakOrder = order
         keptAlive.append(order)
@@ -95,7 +95,7 @@ func makeBatch() {
     batch.outcome = .failure(PlainError(code: 3))
     batch.worker = worker
     switch mode {
-    case .leak: worker.batch = batch
+    case .leak: worker.batch = batch  // store: leak Worker.batch
     case .fixed:
         worker.weakBatch = batch
         keptAlive.append(batch)

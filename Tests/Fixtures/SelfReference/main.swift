@@ -23,7 +23,7 @@ func makeLoner() {
     let loner = Loner()
     watch(loner)
     switch mode {
-    case .leak: loner.me = loner
+    case .leak: loner.me = loner  // store: leak Loner.me
     case .fixed: loner.weakMe = loner
     }
 }

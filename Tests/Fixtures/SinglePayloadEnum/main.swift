@@ -58,7 +58,7 @@ func makeClient() {
     watch(connection)
     client.state = .connected(connection, retries: 2)
     switch mode {
-    case .leak: connection.client = client
+    case .leak: connection.client = client  // store: leak Connection.client
     case .fixed:
         connection.weakClient = client
         keptAlive.append(client)
@@ -73,7 +73,7 @@ func makeLamp() {
     watch(powerSwitch)
     lamp.power = .on(powerSwitch)
     switch mode {
-    case .leak: powerSwitch.lamp = lamp
+    case .leak: powerSwitch.lamp = lamp  // store: leak Switch.lamp
     case .fixed:
         powerSwitch.weakLamp = lamp
         keptAlive.append(lamp)

@@ -115,7 +115,7 @@ func makeRing() {
     let first = RingNode()
     let second = RingNode()
     first.next = second
-    second.next = first
+    second.next = first  // store: grown,shapes RingNode.next
     watch(first)
     watch(second)
     if mode == .fixed { first.next = nil }

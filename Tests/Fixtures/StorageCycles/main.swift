@@ -40,7 +40,7 @@ final class EventBus {
 func makeBus() -> EventBus {
     let bus = EventBus()
     let subscriber = Subscriber()
-    if mode == .leak { subscriber.bus = bus } else { subscriber.weakBus = bus }
+    if mode == .leak { subscriber.bus = bus } else { subscriber.weakBus = bus }  // store: leak Subscriber.bus
     bus.subscribers.withLock { $0.append(subscriber) }
     bus.lastSubscriber.store(Unmanaged.passUnretained(subscriber), ordering: .releasing)
     watch(bus)
@@ -63,7 +63,7 @@ final class Image {
 func makeImage() -> Image {
     let image = Image()
     let histogram = Histogram()
-    if mode == .leak { histogram.image = image } else { histogram.weakImage = image }
+    if mode == .leak { histogram.image = image } else { histogram.weakImage = image }  // store: leak Histogram.image
     _ = image.histogram.storeIfNil(histogram)
     watch(image)
     watch(histogram)
@@ -128,7 +128,7 @@ func makePool() -> ConnectionPool {
     pool.withUnsafeMutablePointers { header, elements in
         for index in 0..<2 {
             let connection = Connection()
-            if mode == .leak { connection.pool = pool } else { connection.weakPool = pool }
+            if mode == .leak { connection.pool = pool } else { connection.weakPool = pool }  // store: leak Connection.pool
             (elements + index).initialize(to: connection)
             header.pointee.initializedCount += 1
             watch(connection)

@@ -31,7 +31,7 @@ func makePair() {
     watch(partner)
     owner.partner = partner
     switch mode {
-    case .leak: partner.owner = owner
+    case .leak: partner.owner = owner  // store: leak Partner.owner
     case .fixed: partner.weakOwner = owner
     }
 }

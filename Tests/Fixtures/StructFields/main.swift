@@ -91,7 +91,7 @@ func makePipe() {
     watch(sink)
     pipe.ends.sink = sink
     switch mode {
-    case .leak: sink.pipe = pipe
+    case .leak: sink.pipe = pipe  // store: leak Sink.pipe
     case .fixed: sink.weakPipe = pipe
     }
 }

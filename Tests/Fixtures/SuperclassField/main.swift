@@ -48,7 +48,7 @@ func makeCarInGarage() {
     car.trailer = trailer
     car.garage = garage
     switch mode {
-    case .leak: garage.car = car
+    case .leak: garage.car = car  // store: leak Garage.car
     case .fixed: garage.weakCar = car
     }
 }

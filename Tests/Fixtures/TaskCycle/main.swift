@@ -234,7 +234,7 @@ func makeSharedStream() {
     let holder = StreamHolder()
     watch(holder)
     holder.continuation = continuation
-    holder.me = holder
+    holder.me = holder  // store: sharedStream StreamHolder.me
     let probe = Probe()
     watch(probe)
     holder.task = Task { for await _ in updates {}; withExtendedLifetime(probe) {} }
@@ -248,7 +248,7 @@ func makePair() async {
     watch(first)
     watch(second)
     first.partner = second
-    second.partner = first
+    second.partner = first  // store: leak Pair.partner
     let job = Task { 42 }
     _ = await job.value
     first.job = job

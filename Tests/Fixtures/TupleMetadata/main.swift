@@ -63,7 +63,7 @@ func makePipe() {
     watch(sink)
     pipe.ends = (1, sink, "main")
     switch mode {
-    case .leak: sink.pipe = pipe
+    case .leak: sink.pipe = pipe  // store: leak Sink.pipe
     case .fixed:
         sink.weakPipe = pipe
         keptAlive.append(pipe)
@@ -80,7 +80,7 @@ func makeRack() {
     watch(second)
     rack.slots = (1, first, 2, second)
     switch mode {
-    case .leak: first.rack = rack
+    case .leak: first.rack = rack  // store: leak Sink.rack
     case .fixed:
         first.weakRack = rack
         keptAlive.append(rack)

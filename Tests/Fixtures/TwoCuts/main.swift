@@ -33,14 +33,14 @@ func makeEditor() -> Editor {
     let helper = Helper()
     editor.helper = helper
     if mode == .leak {
-        helper.editor = editor
+        helper.editor = editor  // store: leak Helper.editor
     } else {
         helper.weakEditor = editor
     }
     if mode == .fixed {
         editor.onSave = { [weak editor] in editor?.saves += 1 }
     } else {
-        editor.onSave = { editor.saves += 1 }
+        editor.onSave = { editor.saves += 1 }  // store: leak,weakDelegate Editor.onSave
     }
     watch(editor)
     watch(helper)

@@ -62,7 +62,7 @@ private final class Ticket: Hashable {
 func makeBus() -> EventBus {
     let bus = EventBus()
     let subscriber = Subscriber()
-    if mode == .leak { subscriber.bus = bus } else { subscriber.weakBus = bus }
+    if mode == .leak { subscriber.bus = bus } else { subscriber.weakBus = bus }  // store: leak Subscriber.bus
     bus.subscribers.all.append(subscriber)
     watch(bus)
     return bus

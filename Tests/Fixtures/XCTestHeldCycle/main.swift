@@ -39,7 +39,7 @@ func makeContainer() -> Container {
     let container = Container()
     for _ in 0 ..< 2 {
         let part = Part()
-        if mode == .leak { part.owner = container } else { part.weakOwner = container }
+        if mode == .leak { part.owner = container } else { part.weakOwner = container }  // store: leak Part.owner
         container.parts.append(part)
     }
     return container
@@ -48,7 +48,7 @@ func makeContainer() -> Container {
 @inline(never)
 func makeNode() -> Node {
     let node = Node()
-    if mode == .leak { node.me = node }
+    if mode == .leak { node.me = node }  // store: leak Node.me
     return node
 }
 
