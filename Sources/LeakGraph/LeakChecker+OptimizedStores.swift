@@ -11,7 +11,9 @@ extension LeakChecker {
     /// instruction's innermost frame instead (inlined calls expanded: `Member.join(_:)` inlined into
     /// `wire()` is named as `join`). Nothing changes when the holder holds the target in several words, no
     /// such store is found, the function's stores into that offset are on different lines, or the store
-    /// has no line of the program's own code either.
+    /// has no line of the program's own code either. A retain that has a line, in optimized code, where
+    /// no store into that offset is on that line loses its line (the function alone is named): it is a
+    /// caller's retain of an argument passed +1 to the callee that stores it.
     ///
     /// Reads the holder's memory: call it while the leaked objects are alive (they are, being leaked).
     static func placingOptimizedStores(
@@ -60,11 +62,28 @@ extension LeakChecker {
     private static func place(
         _ candidate: StoreSite.Candidate, offset: Int, symbolizer: Symbolizer, executablePath: String?
     ) -> StoreSite.Candidate {
-        guard !candidate.isAllocation, let frame = candidate.frame, frame.line == nil, let address = frame.address,
+        guard !candidate.isAllocation, let frame = candidate.frame, let address = frame.address,
             address > 0, let function = symbolizer.functionRange(containing: address - 1)
         else { return candidate }
         let stores = StoreInstructions.stores(in: function, displacement: offset)
         let retain = address - 1
+        if frame.line != nil {
+            // A retain with a line, in optimized code, where no store into the field's offset in the
+            // function is on that line: the caller's retain of an argument it passes +1 to a callee (the
+            // optimizer turned the callee's parameter owned), which stores it. The line is the call's, not
+            // the store's: it is not stated as the store line — the function alone is named.
+            guard symbolizer.isOptimizedCode(at: retain) == true else { return candidate }
+            let onTheLine = stores.contains { store in
+                symbolizer.symbolizeExpandingInlines(store, as: .instructionAddress).contains {
+                    $0.line == frame.line && $0.file == frame.file
+                }
+            }
+            guard !onTheLine else { return candidate }
+            var unplaced = candidate
+            unplaced.frame?.line = nil
+            unplaced.frame?.file = nil
+            return unplaced
+        }
         guard let nearest = stores.min(by: { distance($0, retain) < distance($1, retain) }) else { return candidate }
         guard let innermost = symbolizer.symbolizeExpandingInlines(nearest, as: .instructionAddress).first,
             innermost.line != nil, FramePolicy.category(of: innermost, executablePath: executablePath) == .user

@@ -63,6 +63,19 @@ struct CompileUnitIndex {
         return (path, lineNumber)
     }
 
+    /// Whether the unit holding `address` (a DWARF address) was compiled with optimization: its
+    /// `DW_AT_APPLE_optimized` flag, which swiftc sets for `-O` and `-Osize` units only. `nil` when no unit
+    /// holds the address.
+    func isOptimized(_ address: Dwarf_Addr) -> Bool? {
+        guard var unit = unit(containing: address) else { return nil }
+        var attribute = Dwarf_Attribute()
+        var flag = false
+        guard dwarf_attr(&unit, 0x3fe1 /* DW_AT_APPLE_optimized */, &attribute) != nil,
+            dwarf_formflag(&attribute, &flag) == 0
+        else { return false }
+        return flag
+    }
+
     /// The inlined calls whose code holds `address` (a DWARF address), outermost first; empty when the address
     /// is in no inlined code or its unit is unknown. See ``InlinedCall``.
     ///

@@ -56,6 +56,12 @@ public final class Symbolizer {
             symbols.name(covering: address) ?? dwfl_module_addrname(module, address)
         }
 
+        func isOptimized(_ address: Dwarf_Addr) -> Bool? {
+            loadIndexIfNeeded()
+            guard let index, address >= bias else { return nil }
+            return index.isOptimized(address - bias)
+        }
+
         func sourceLocation(of address: Dwarf_Addr) -> (file: String, line: Int?)? {
             loadIndexIfNeeded()
             guard let index, address >= bias else { return nil }
@@ -169,6 +175,14 @@ public final class Symbolizer {
     ///
     /// An address outside every mapped module gives ``SymbolizedFrame/unknown(_:)``: function `"0x…"`,
     /// no module, file or line.
+    /// Whether the code at `address` (an instruction address in this process) was compiled with
+    /// optimization (`-O`, `-Osize`), as its compile unit's debug information says; `nil` when the module
+    /// has no debug information for it.
+    public func isOptimizedCode(at address: UInt) -> Bool? {
+        guard let module = dwfl_addrmodule(session, Dwarf_Addr(address)) else { return nil }
+        return moduleInfo(module).isOptimized(Dwarf_Addr(address))
+    }
+
     public func symbolize(_ address: UInt, as kind: AddressKind = .returnAddress) -> SymbolizedFrame {
         let key = CacheKey(address: address, kind: kind)
         if let frame = cache[key] {
