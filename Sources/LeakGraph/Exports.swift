@@ -4,5 +4,6 @@
 // (LeakGraphSnapshotFile).
 @_exported import LeakGraphAnalysis
 @_exported import LeakGraphModel
+@_exported import LeakGraphRender
 @_exported import LeakGraphReport
 @_exported import LeakGraphSnapshotFile

@@ -1,6 +1,7 @@
 import LeakGraphAnalysis
 import LeakGraphGraphviz
 import LeakGraphModel
+import LeakGraphRender
 import LeakGraphReport
 
 extension SnapshotSite {
