@@ -22,7 +22,10 @@ public enum HTMLStyle {
         """
 
     /// The whole style sheet of the HTML report.
-    static let css = palette + """
+    static let css = palette + layout + frames + closing
+
+    /// The report's own rules before the backtraces'.
+    private static let layout = """
         * { box-sizing: border-box; }
         body { margin: 0; background: var(--bg); color: var(--ink);
           font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
@@ -109,7 +112,10 @@ public enum HTMLStyle {
         .addresses { margin: 0 0 6px; line-height: 1.9; }
         .addresses code { background: #f6f8fa; border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; }
 
-        """ + frames + """
+        """
+
+    /// The report's own rules after the backtraces'.
+    private static let closing = """
         footer { color: var(--muted); font-size: 12px; text-align: center; margin-top: 24px; }
 
         """

@@ -68,7 +68,10 @@ extension SnapshotSite {
 
     /// The site's style sheet: the leak report's colours and backtraces (``HTMLStyle``), then the
     /// site's own layout.
-    static let css = HTMLStyle.palette + HTMLStyle.frames + """
+    static let css = HTMLStyle.palette + HTMLStyle.frames + layout
+
+    /// The site's own rules.
+    private static let layout = """
         body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
         header{background:#263238;color:#eceff1;padding:8px 16px}header code{color:#fff}
         .totals{color:#b0bec5;font-size:12px}
