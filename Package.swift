@@ -11,10 +11,10 @@ import PackageDescription
 // heap walk           LeakGraphHeap (references from type metadata), with CLeakGraphMetadata (C)
 // object graph        LeakGraphModel (objects, references as typed paths, ownership, heap snapshots)
 // analysis            LeakGraphAnalysis (roots, reachability, cycles, proof, suspects, dominators)
-// report values       LeakGraphReport (the report value, its JSON), LeakGraphSymbolication (through CLibDW),
-//                     LeakGraphSnapshotFile (heap snapshot files, through CSQLite)
-// renderers           text (LeakGraphReport/Render), LeakGraphGraphviz (DOT, SVG, HTML, through CGraphviz),
-//                     LeakGraphWeb (the snapshot browser, SwiftNIO)
+// report values       LeakGraphReport (the report value, its JSON, baselines, verdicts), LeakGraphSymbolication
+//                     (through CLibDW), LeakGraphSnapshotFile (heap snapshot files, through CSQLite)
+// renderers           LeakGraphRender (text, JUnit, SARIF, DOT, HTML, their naming and styles), LeakGraphGraphviz
+//                     (DOT laid out as SVG, through CGraphviz), LeakGraphWeb (the snapshot browser, SwiftNIO)
 // adapters            LeakGraph (façade), LeakGraphTesting, LeakGraphMetrics, LeakGraphService,
 //                     CLeakGraphPreloadStart with LeakGraphPreloadChecker (what `leakgraph run` preloads),
 //                     leakgraph (CLI, with CLeakGraphCLISignals), Plugins/LeakGraphCommand
@@ -85,22 +85,25 @@ let package = Package(
         .target(name: "LeakGraphSymbolication", dependencies: ["LeakGraphModel", "CLibDW"]),
         // SQLite 3, found by pkg-config: the heap snapshot file format.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // Report values: the report value and its JSON; the text renderer (Render/).
+        // Report values: the report value and its JSON, baselines, verdicts, the naming rules it uses.
         .target(name: "LeakGraphReport", dependencies: ["LeakGraphModel", "LeakGraphAnalysis"]),
         // Report values: heap snapshots as SQLite files (written and read), and leak reports read as snapshots.
         .target(
             name: "LeakGraphSnapshotFile",
             dependencies: ["LeakGraphModel", "LeakGraphReport", "CSQLite"]
         ),
+        // Renderers: the text report, the renderers' naming, JUnit and SARIF, graphs as DOT text, the HTML
+        // report and its styles. Needs no system library (the preloaded checker links it).
+        .target(name: "LeakGraphRender", dependencies: ["LeakGraphModel", "LeakGraphAnalysis", "LeakGraphReport"]),
         // Graphviz (cgraph + gvc), found by pkg-config.
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
-        // Renderers that draw: DOT text, SVG through libgvc in-process, the HTML report.
-        .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphModel", "LeakGraphReport", "CGraphviz"]),
+        // Renderers: DOT laid out and drawn as SVG through libgvc in-process (the only target that links it).
+        .target(name: "LeakGraphGraphviz", dependencies: ["LeakGraphModel", "LeakGraphRender", "CGraphviz"]),
         // Renderers: the web UI of a heap snapshot (`leakgraph serve`), served with SwiftNIO.
         .target(
             name: "LeakGraphWeb",
             dependencies: [
-                "LeakGraphModel", "LeakGraphAnalysis", "LeakGraphReport", "LeakGraphGraphviz",
+                "LeakGraphModel", "LeakGraphAnalysis", "LeakGraphReport", "LeakGraphRender", "LeakGraphGraphviz",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -110,7 +113,7 @@ let package = Package(
             name: "LeakGraph",
             dependencies: [
                 "LeakGraphRecording", "LeakGraphHeap", "LeakGraphModel", "LeakGraphAnalysis",
-                "LeakGraphSymbolication", "LeakGraphReport", "LeakGraphSnapshotFile", "CLeakGraphContract",
+                "LeakGraphSymbolication", "LeakGraphReport", "LeakGraphRender", "LeakGraphSnapshotFile", "CLeakGraphContract",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -143,14 +146,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux]))]
         ),
         // ... and the checker it loads from its own folder the first time a check runs.
-        .target(name: "LeakGraphPreloadChecker", dependencies: ["LeakGraph", "CLeakGraphContract", "CLeakGraphHook"]),
+        .target(
+            name: "LeakGraphPreloadChecker", dependencies: ["LeakGraph", "LeakGraphRender", "CLeakGraphContract", "CLeakGraphHook"]
+        ),
         // Adapter: the command-line tool's async-signal-safe signal handling (C).
         .target(name: "CLeakGraphCLISignals"),
         // Adapter: the command-line tool.
         .executableTarget(
             name: "leakgraph",
             dependencies: [
-                "LeakGraphReport", "LeakGraphSymbolication", "LeakGraphGraphviz", "CLeakGraphContract", "CLeakGraphCLISignals",
+                "LeakGraphReport", "LeakGraphRender", "LeakGraphSymbolication", "LeakGraphGraphviz", "CLeakGraphContract",
+                "CLeakGraphCLISignals",
                 "LeakGraphSnapshotFile", "LeakGraphAnalysis", "LeakGraphWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -178,12 +184,16 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        .testTarget(name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphTestSupport"], exclude: ["Golden", "Schemas"]),
+        .testTarget(
+            name: "LeakGraphReportTests", dependencies: ["LeakGraphReport", "LeakGraphRender", "LeakGraphTestSupport"],
+            exclude: ["Golden", "Schemas"]
+        ),
         .testTarget(name: "LeakGraphSymbolicationTests", dependencies: ["LeakGraphSymbolication"]),
         .testTarget(
             name: "LeakGraphSnapshotFileTests", dependencies: ["LeakGraphSnapshotFile", "LeakGraphReport", "LeakGraphTestSupport"]),
         .testTarget(
-            name: "LeakGraphGraphvizTests", dependencies: ["LeakGraphGraphviz", "LeakGraphReport", "LeakGraphModel", "LeakGraphTestSupport"],
+            name: "LeakGraphGraphvizTests",
+            dependencies: ["LeakGraphGraphviz", "LeakGraphRender", "LeakGraphReport", "LeakGraphModel", "LeakGraphTestSupport"],
             exclude: ["Golden"]
         ),
         // The façade in-process: start recording, leak, check, fixed code.
@@ -199,7 +209,9 @@ let package = Package(
         // The test adapters in Swift Testing: failures expected with withKnownIssue.
         .testTarget(name: "LeakGraphTestingTests", dependencies: ["LeakGraphTesting", "LeakGraph"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["LeakGraphReport", "LeakGraphModel", "LeakGraphAnalysis", "LeakGraphSnapshotFile"]),
+            name: "EndToEndTests",
+            dependencies: ["LeakGraphReport", "LeakGraphRender", "LeakGraphModel", "LeakGraphAnalysis", "LeakGraphSnapshotFile"]
+        ),
     ]
 )
 

@@ -3,6 +3,7 @@ import CLeakGraphContract
     import Glibc
 #endif
 import FoundationEssentials
+import LeakGraphRender
 import LeakGraphReport
 
 /// The files the preload library leaves for `leakgraph run` (names from `CLeakGraphContract.h`):

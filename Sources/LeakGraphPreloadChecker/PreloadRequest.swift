@@ -1,4 +1,5 @@
 import CLeakGraphContract
+import LeakGraphRender
 import LeakGraphReport
 
 /// What `leakgraph run` asked of the preload library (`CLeakGraphContract.h`), and the program

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LeakGraphRender
 import LeakGraphReport
 
 /// `--baseline FILE` and `--write-baseline FILE`, shared by `leakgraph run`, `leakgraph test` and

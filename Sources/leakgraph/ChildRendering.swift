@@ -1,4 +1,5 @@
 import CLeakGraphContract
+import LeakGraphRender
 import LeakGraphReport
 
 /// What `leakgraph run` asks the preload library to write at exit (`LG_ENV_RENDER`), so that it

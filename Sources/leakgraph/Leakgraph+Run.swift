@@ -2,6 +2,7 @@ import ArgumentParser
 import CLeakGraphCLISignals
 import CLeakGraphContract
 import Foundation
+import LeakGraphRender
 import LeakGraphReport
 import LeakGraphSymbolication
 

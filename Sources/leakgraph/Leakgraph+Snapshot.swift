@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LeakGraphAnalysis
 import LeakGraphModel
+import LeakGraphRender
 import LeakGraphReport
 
 extension Leakgraph {

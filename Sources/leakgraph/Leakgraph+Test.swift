@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLeakGraphContract
+import LeakGraphRender
 import LeakGraphReport
 import LeakGraphSymbolication
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LeakGraphRender
 import LeakGraphReport
 
 /// The report outputs `leakgraph run` and `leakgraph report` share: `--json`, `--text`, `--dot`, `--svg`

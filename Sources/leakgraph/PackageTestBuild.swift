@@ -1,4 +1,5 @@
 import Foundation
+import LeakGraphRender
 import LeakGraphReport
 
 /// Builds a Swift package's tests with `swift build --build-tests` and finds the test bundle

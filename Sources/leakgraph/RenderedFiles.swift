@@ -1,4 +1,5 @@
 import Foundation
+import LeakGraphRender
 import LeakGraphReport
 
 /// The text summary and JSON report the checked program rendered into the workspace for this very

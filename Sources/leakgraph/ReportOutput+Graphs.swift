@@ -1,5 +1,6 @@
 import Foundation
 import LeakGraphGraphviz
+import LeakGraphRender
 import LeakGraphReport
 
 /// The graph outputs shared by `leakgraph run` and `leakgraph report`: `--dot`, `--svg` and `--html`.

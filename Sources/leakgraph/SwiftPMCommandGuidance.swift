@@ -1,3 +1,4 @@
+import LeakGraphRender
 import LeakGraphReport
 
 /// `leakgraph run swift run App` and `leakgraph run swift test` would check SwiftPM and the compiler,

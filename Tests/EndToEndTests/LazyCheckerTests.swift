@@ -33,6 +33,18 @@ struct LazyCheckerTests {
         #expect(bytes.range(of: Data("libFoundationEssentials.so\0".utf8)) != nil)
     }
 
+    @Test("the checker library renders without Graphviz: libgvc and libcgraph are not among what it needs")
+    func checkerLinksNoGraphviz() throws {
+        let checker = try BuildProducts.preloadLibrary().deletingLastPathComponent().appendingPathComponent("libLeakGraphPreloadChecker.so")
+        let bytes = try Data(contentsOf: checker)
+        // Graphviz's sonames carry its ABI version (libgvc.so.6): look for the names before it.
+        for library in ["libgvc.so", "libcgraph.so", "libcdt.so", "libpathplan.so"] {
+            #expect(bytes.range(of: Data(library.utf8)) == nil, "\(checker.path) needs \(library)")
+        }
+        // The CLI draws graphs and does need it: the names are looked for as its dynamic section spells them.
+        #expect(try Data(contentsOf: BuildProducts.leakgraph()).range(of: Data("libgvc.so".utf8)) != nil)
+    }
+
     @Test("--verbose: the check at exit says how long each step took and its peak memory")
     func verboseSteps() async throws {
         let run = try await LeakgraphRun.run(try await program(), ["exit", "0"], options: ["--verbose"])

@@ -1,4 +1,5 @@
-@testable import LeakGraphGraphviz
+import LeakGraphGraphviz
+@testable import LeakGraphRender
 import LeakGraphReport
 import Testing
 

@@ -1,5 +1,5 @@
 import LeakGraphModel
-@testable import LeakGraphGraphviz
+@testable import LeakGraphRender
 import LeakGraphReport
 import LeakGraphTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LeakGraphGraphviz
+import LeakGraphRender
 import LeakGraphReport
 import Testing
 

@@ -1,4 +1,5 @@
 import LeakGraphGraphviz
+import LeakGraphRender
 import LeakGraphReport
 import Testing
 

@@ -1,5 +1,6 @@
 import LeakGraphAnalysis
 import LeakGraphModel
+@testable import LeakGraphRender
 @testable import LeakGraphReport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import LeakGraphAnalysis
 import LeakGraphModel
+import LeakGraphRender
 import LeakGraphReport
 import LeakGraphTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import LeakGraphRender
 import LeakGraphTestSupport
 import LeakGraphAnalysis
 import LeakGraphModel

@@ -209,7 +209,7 @@ enum AllocationSiteNaming {
     /// LeakGraph's own Swift modules.
     static let leakGraphModules: Set<Substring> = [
         "LeakGraph", "LeakGraphTesting", "LeakGraphRecording", "LeakGraphReport", "LeakGraphHeap", "LeakGraphModel",
-        "LeakGraphAnalysis", "LeakGraphSymbolication", "LeakGraphGraphviz", "LeakGraphPreload", "LeakGraphMetrics",
-        "LeakGraphService",
+        "LeakGraphAnalysis", "LeakGraphSymbolication", "LeakGraphRender", "LeakGraphGraphviz", "LeakGraphPreload",
+        "LeakGraphMetrics", "LeakGraphService",
     ]
 }

@@ -1,4 +1,5 @@
 import CGraphviz
+import LeakGraphRender
 
 #if canImport(Glibc)
     import Glibc
@@ -65,19 +66,5 @@ public enum SVGRenderer {
     private static func message(_ sentence: String) -> String {
         let messages = GraphvizContext.takeMessages()
         return messages.isEmpty ? sentence : sentence + ": " + messages.joined(separator: "; ")
-    }
-}
-
-/// A graph and its SVG.
-public struct RenderedGraph: Sendable, Hashable {
-    /// The graph.
-    public var graph: DOTGraph
-    /// The SVG document Graphviz made of it.
-    public var svg: String
-
-    /// Pairs a graph with its SVG.
-    public init(graph: DOTGraph, svg: String) {
-        self.graph = graph
-        self.svg = svg
     }
 }

@@ -10,18 +10,23 @@ extension Baseline {
     /// are, then one `fingerprint:` entry per distinct fingerprint of the report's root cycles that are
     /// not known library leaks and that no such pattern entry accepts, in report order.
     ///
-    /// A fingerprint `keeping` already lists keeps its reason; a new one is described by its leak trace
-    /// and the first member's creation site (`Screen.presenter → Presenter.delegate → Screen, created at
-    /// main.swift:12`). Fingerprints of `keeping` that this report no longer has are dropped, so writing
-    /// over the baseline a run was checked with brings it up to date. Cycles without a fingerprint (reports
-    /// written before fingerprints) cannot be listed.
+    /// A fingerprint `keeping` already lists keeps its reason; a new one is described by `describe`
+    /// (`LeakGraphRender`'s `accepting(_:source:keeping:)` passes the cycle's leak trace and its first
+    /// member's creation site). Fingerprints of `keeping` that this report no longer has are dropped, so
+    /// writing over the baseline a run was checked with brings it up to date. Cycles without a fingerprint
+    /// (reports written before fingerprints) cannot be listed.
     ///
     /// - Parameters:
     ///   - report: The report whose leaks to accept.
     ///   - source: How the new baseline names its file.
     ///   - keeping: The baseline the report was checked with, if any.
-    /// - Complexity: O(*n* + *e*) for the report's leaks and references, plus matching the patterns.
-    public static func accepting(_ report: LeakReport, source: String, keeping old: Baseline? = nil) -> Baseline {
+    ///   - describe: The reason written for a new entry, given the position of its root cycle in
+    ///     `report.cycles`.
+    /// - Complexity: O(*n* + *e*) for the report's leaks and references, plus matching the patterns and
+    ///   `describe`.
+    public static func accepting(
+        _ report: LeakReport, source: String, keeping old: Baseline? = nil, describing describe: (Int) -> String
+    ) -> Baseline {
         let patterns = (old?.entries ?? []).filter {
             if case .fingerprint = $0.rule { return false }
             return true
@@ -36,7 +41,6 @@ extension Baseline {
         }
         let patternBaseline = Baseline(source: source, entries: patterns)
         let index = ReportIndex(report)
-        let renderer = TextRenderer(report: report, pathLimit: 1)
         var seen: Set<String> = []
         var entries = patterns.map { entry in
             var entry = entry
@@ -53,7 +57,7 @@ extension Baseline {
                 memberBacktraces: { members.map { report.leaks[$0].backtrace } })
             guard covered == nil else { continue }
             seen.insert(fingerprint)
-            let reason = oldReasons[fingerprint] ?? renderer.acceptanceReason(ordinal)
+            let reason = oldReasons[fingerprint] ?? describe(ordinal)
             entries.append(BaselineEntry(.fingerprint(fingerprint), reason: reason))
         }
         let header = old.map(\.headerComments).flatMap { $0.isEmpty ? nil : $0 } ?? defaultHeaderComments
@@ -76,24 +80,5 @@ extension Baseline {
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-extension TextRenderer {
-    /// What a new baseline entry says about the cycle at `ordinal`: its leak trace (or its member types
-    /// when it has no suspect) and the first member's creation site.
-    func acceptanceReason(_ ordinal: Int) -> String {
-        let cycle = report.cycles[ordinal]
-        let members = cycle.members.compactMap { position[$0] }
-        var trace: String?
-        if let edge = suspectEdge(of: cycle), let steps = ring(closedBy: edge, members: members) {
-            let start = startOfRing(steps)
-            trace = ringText(Array(steps[start...] + steps[..<start]), suspect: steps.count - 1 - start)
-        }
-        let text = trace ?? members.prefix(4).map { typeText($0) }.joined(separator: ", ")
-        guard let first = members.first, let site = ReportNaming.creationSite(report.leaks[first].backtrace) else {
-            return text
-        }
-        return text + (site.place == nil ? ", created in \(site.function)" : ", created at \(site.text)")
     }
 }

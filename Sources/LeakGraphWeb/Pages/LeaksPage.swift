@@ -2,6 +2,7 @@ import Foundation
 import LeakGraphAnalysis
 import LeakGraphGraphviz
 import LeakGraphModel
+import LeakGraphRender
 import LeakGraphReport
 
 extension SnapshotSite {

@@ -1,6 +1,7 @@
 import LeakGraphAnalysis
 import LeakGraphGraphviz
 import LeakGraphModel
+import LeakGraphRender
 import LeakGraphReport
 
 extension SnapshotSite {
@@ -71,14 +72,10 @@ extension SnapshotSite {
         var html = "<h2>Created at</h2><ol class=\"frames\" id=\"backtrace\">"
         for (position, frameIndex) in snapshot.stacks[Int(stack)].enumerated() {
             let frame = snapshot.frames[frameIndex]
-            var classes = [frame.category.rawValue]
-            if position == site { classes.append("site") }
-            let place =
-                frame.file.map { file in
-                    " — " + escape(ReportNaming.place(file: file, line: frame.line.flatMap { $0 > 0 ? $0 : nil }))
-                } ?? ""
-            html +=
-                "<li class=\"\(classes.joined(separator: " "))\" title=\"\(escape(frame.file ?? frame.module ?? ""))\">\(escape(frame.function))\(place)</li>"
+            let place = frame.file.map { ReportNaming.place(file: $0, line: frame.line.flatMap { $0 > 0 ? $0 : nil }) }
+            html += HTMLBacktrace.item(
+                function: frame.function, file: frame.file, place: place, isSite: position == site,
+                classes: [frame.category.rawValue])
         }
         return html + "</ol>\n"
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LeakGraphGraphviz
 import LeakGraphModel
+import LeakGraphRender
 import LeakGraphReport
 
 extension SnapshotSite {
@@ -65,7 +66,12 @@ extension SnapshotSite {
             """
     }
 
-    static let css = """
+    /// The site's style sheet: the leak report's colours and backtraces (``HTMLStyle``), then the
+    /// site's own layout.
+    static let css = HTMLStyle.palette + HTMLStyle.frames + layout
+
+    /// The site's own rules.
+    private static let layout = """
         body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
         header{background:#263238;color:#eceff1;padding:8px 16px}header code{color:#fff}
         .totals{color:#b0bec5;font-size:12px}
@@ -75,9 +81,8 @@ extension SnapshotSite {
         th{background:#f0f0f0;font-weight:600}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
         .address{color:#777;font-family:ui-monospace,Menlo,monospace;font-size:12px}
         .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:11px;background:#eceff1;color:#37474f}
-        .badge.leaked{background:#ffd9d9;color:#9b1c1c}.badge.root{background:#dbe9ff;color:#1a56b0}
-        .frames li{font-family:ui-monospace,Menlo,monospace;font-size:12px}.frames .program{font-weight:700;color:#111}
-        .frames .library,.frames .runtime,.frames .unknown{color:#8a8a8a}.frames .site{background:#fff4c2}
+        .badge.leaked{background:var(--member);color:#8e1b1b}.badge.root{background:#dbe9ff;color:#1a56b0}
+        .frames .program code{font-weight:700;color:#111}.frames .library,.frames .runtime,.frames .unknown{color:#8a8a8a}
         form.filter{background:#fff;border:1px solid #ddd;padding:8px;display:inline-block}
         .grown td{background:#fff4e5}.new td{background:#fff0f0}.gone td,.shrunk td{color:#666}
         .graph svg{max-width:100%;height:auto;background:#fff;border:1px solid #ddd}

@@ -1,3 +1,5 @@
+import LeakGraphReport
+
 extension TextRenderer {
     /// Appends, under a suspect or another cut, where its reference was stored (when its target's
     /// retains were recorded, `--history`): `     Stored at main.swift:14 in Member.join(_:)`, and for a

@@ -1,4 +1,5 @@
 import LeakGraphModel
+import LeakGraphReport
 
 extension LeakReport {
     /// One leak family as the CI formats (JUnit, SARIF) report it: one finding per family.

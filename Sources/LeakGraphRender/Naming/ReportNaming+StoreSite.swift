@@ -1,3 +1,5 @@
+import LeakGraphReport
+
 extension ReportNaming {
     /// A function as a person writes it in prose: `Member.join(_:)` for
     /// `Fixture.Member.join(Fixture.Room) -> ()`, `Room.add(member:)` for

@@ -1,5 +1,6 @@
 import LeakGraphAnalysis
 import LeakGraphModel
+import LeakGraphReport
 
 /// The text of `leakgraph snapshot`: a heap snapshot's histogram, biggest dominators and
 /// accumulation points (``SnapshotSummary``), why objects are alive, and the comparison of two

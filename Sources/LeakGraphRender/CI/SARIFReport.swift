@@ -1,3 +1,5 @@
+import LeakGraphReport
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

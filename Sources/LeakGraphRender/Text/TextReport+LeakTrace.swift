@@ -1,4 +1,5 @@
 import LeakGraphModel
+import LeakGraphReport
 
 /// The leak trace lines of a root cycle in the text report: the ring as one path, the suspect reference
 /// with its reason and fix, and the fingerprint.

@@ -1,3 +1,5 @@
+import LeakGraphReport
+
 /// The text of the root cycles a baseline accepts: one verdict line at the start of the body and a
 /// section at the end that counts them per entry, instead of their leak traces.
 ///
@@ -62,5 +64,39 @@ extension TextRenderer {
             }
             lines.append(line)
         }
+    }
+}
+
+extension Baseline {
+    /// A baseline that accepts every leak of `report` (``LeakGraphReport/Baseline/accepting(_:source:keeping:describing:)``),
+    /// each new entry described by its leak trace and the first member's creation site
+    /// (`Screen.presenter → Presenter.delegate → Screen, created at main.swift:12`).
+    ///
+    /// - Parameters:
+    ///   - report: The report whose leaks to accept.
+    ///   - source: How the new baseline names its file.
+    ///   - keeping: The baseline the report was checked with, if any.
+    public static func accepting(_ report: LeakReport, source: String, keeping old: Baseline? = nil) -> Baseline {
+        let renderer = TextRenderer(report: report, pathLimit: 1)
+        return accepting(report, source: source, keeping: old) { renderer.acceptanceReason($0) }
+    }
+}
+
+extension TextRenderer {
+    /// What a new baseline entry says about the cycle at `ordinal`: its leak trace (or its member types
+    /// when it has no suspect) and the first member's creation site.
+    func acceptanceReason(_ ordinal: Int) -> String {
+        let cycle = report.cycles[ordinal]
+        let members = cycle.members.compactMap { position[$0] }
+        var trace: String?
+        if let edge = suspectEdge(of: cycle), let steps = ring(closedBy: edge, members: members) {
+            let start = startOfRing(steps)
+            trace = ringText(Array(steps[start...] + steps[..<start]), suspect: steps.count - 1 - start)
+        }
+        let text = trace ?? members.prefix(4).map { typeText($0) }.joined(separator: ", ")
+        guard let first = members.first, let site = ReportNaming.creationSite(report.leaks[first].backtrace) else {
+            return text
+        }
+        return text + (site.place == nil ? ", created in \(site.function)" : ", created at \(site.text)")
     }
 }

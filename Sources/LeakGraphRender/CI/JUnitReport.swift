@@ -1,3 +1,5 @@
+import LeakGraphReport
+
 /// The report as JUnit XML, the test-report format CI systems read (Jenkins, GitLab, GitHub test
 /// reporters): one test case per leak family.
 ///

@@ -1,4 +1,5 @@
 import LeakGraphModel
+import LeakGraphReport
 /// The human-readable leak summary, in the spirit of macOS `leaks`.
 ///
 /// ``render(_:pathLimit:)`` is a pure function of a ``LeakReport`` value; it reads nothing else. The text:

@@ -1,9 +1,31 @@
-/// The HTML report's style sheet (inline in the page: the report loads nothing).
-enum HTMLStyle {
-    /// Colours match the graphs (see `GraphStyle`).
-    static let css = """
+/// The HTML report's style sheet (inline in the page: the report loads nothing), and the pieces of it
+/// the snapshot browser (`LeakGraphWeb`) uses too, so that both show leaks and backtraces alike.
+public enum HTMLStyle {
+    /// The colours as CSS custom properties on `:root` (`--red`, `--member`, `--held`, `--muted`, …),
+    /// the same as the graphs' (see `GraphStyle`).
+    public static let palette = """
         :root { color-scheme: light; --red: #c62828; --ink: #1f2328; --muted: #656d76; --line: #d0d7de;
           --paper: #ffffff; --bg: #f6f8fa; --member: #ffd9d9; --held: #e6e6e6; }
+
+        """
+
+    /// A creation backtrace (``HTMLBacktrace``): `ol.frames`, the place of each frame (`.where`) and
+    /// the creation site's tag (`.site-tag`). Uses ``palette``.
+    public static let frames = """
+        ol.frames { margin: 0 0 8px; padding-left: 28px; font-size: 13px; }
+        ol.frames li { margin: 2px 0; word-break: break-word; }
+        ol.frames li.site code { font-weight: 700; }
+        .where { color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+          font-size: 12px; }
+        .site-tag { background: var(--red); color: #fff; font-size: 11px; border-radius: 8px; padding: 0 7px; }
+
+        """
+
+    /// The whole style sheet of the HTML report.
+    static let css = palette + layout + frames + closing
+
+    /// The report's own rules before the backtraces'.
+    private static let layout = """
         * { box-sizing: border-box; }
         body { margin: 0; background: var(--bg); color: var(--ink);
           font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
@@ -89,12 +111,11 @@ enum HTMLStyle {
         .role.unlisted { background: #fff4c2; color: #7a5a00; }
         .addresses { margin: 0 0 6px; line-height: 1.9; }
         .addresses code { background: #f6f8fa; border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; }
-        ol.frames { margin: 0 0 8px; padding-left: 28px; font-size: 13px; }
-        ol.frames li { margin: 2px 0; word-break: break-word; }
-        ol.frames li.site code { font-weight: 700; }
-        .where { color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-          font-size: 12px; }
-        .site-tag { background: var(--red); color: #fff; font-size: 11px; border-radius: 8px; padding: 0 7px; }
+
+        """
+
+    /// The report's own rules after the backtraces'.
+    private static let closing = """
         footer { color: var(--muted); font-size: 12px; text-align: center; margin-top: 24px; }
 
         """

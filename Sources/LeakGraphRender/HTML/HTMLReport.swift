@@ -7,7 +7,7 @@ import LeakGraphReport
 /// page has no external resources (styles inline, SVGs inline, no scripts, no fonts or images to load):
 ///
 /// - **Summary**: program and command line; the command's verdict and exit status when the caller knows
-///   them (``LeakGraphReport/RenderContext``), the program's own status; the checked code's own leaked
+///   them (``RenderContext``), the program's own status; the checked code's own leaked
 ///   objects, bytes, families and root cycles, and what known library leaks hold, apart.
 /// - **Leak families table**: one row per family (root cycles with one fingerprint,
 ///   ``LeakGraphReport/LeakReport/families``), the code's own first: its first cycle's number (a link to
@@ -490,14 +490,8 @@ private struct HTMLPage {
                                     || $0.place == frame.file.map { ReportNaming.place(file: $0, line: nil) })
                         } == true
                     marked = marked || isSite
-                    var item = "<li\(isSite ? " class=\"site\"" : "")><code>\(e(frame.function))</code>"
-                    if let file = frame.file, let place {
-                        item += " <span class=\"where\" title=\"\(e(file))\">\(e(place))</span>"
-                    }
-                    if isSite {
-                        item += " <span class=\"site-tag\">creation site</span>"
-                    }
-                    html.append(item + "</li>")
+                    html.append(
+                        HTMLBacktrace.item(function: frame.function, file: frame.file, place: place, isSite: isSite))
                 }
                 html.append("</ol>")
             }

@@ -1,3 +1,5 @@
+import LeakGraphReport
+
 /// The text of leak families and of known library leaks.
 ///
 /// A family of several root cycles (one fingerprint, ``LeakReport/Family``) is one section: its first

@@ -1,4 +1,5 @@
 import LeakGraphModel
+import LeakGraphReport
 
 /// The walk's diagnostics at the end of the text: what could not be read exactly.
 ///
