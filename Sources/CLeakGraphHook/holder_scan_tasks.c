@@ -106,8 +106,7 @@ static void lg_task_async_let_slabs_add(uintptr_t owner) {
             const void *child = firsts[i];
             for (unsigned steps = 0; child != NULL && steps < 256 && children < LG_TASK_ASYNC_LETS; steps++) {
                 lg_task_child_links_t links;
-                if (!lg_task_child_links(child, &links) || !links.is_async_let ||
-                    (uintptr_t)links.parent != parent) {
+                if (!lg_task_child_links(child, &links) || !links.is_async_let || (uintptr_t)links.parent != parent) {
                     break;  // not the chain LeakGraph reads: its slabs are not attributed (their words hold)
                 }
                 children++;
