@@ -48,7 +48,10 @@ static bool lg_task_read(const void *address, void *out, size_t size) {
 /// then holds what the task waits on (+16) and the kind of dependency (+32); a task group record (inside
 /// the group, 8 bytes in) its first child (+16).
 #define LG_RECORD_KIND_DEPENDENCY 0u
+#define LG_RECORD_KIND_CHILD_TASK 1u
 #define LG_RECORD_KIND_TASK_GROUP 2u
+/// Kinds from 192 up are the runtime's private records (the record lock): the chain is being changed.
+#define LG_RECORD_KIND_FIRST_RESERVED 192u
 /// Offset of the future fragment's fields: wait queue, result type, error (then the result).
 #define LG_FUTURE_FRAGMENT_HEADER 24u
 
@@ -183,6 +186,26 @@ bool lg_task_child_links(const void *task, lg_task_child_links_t *out) {
     out->group = (job_flags & LG_JOB_IS_GROUP_CHILD) ? (const void *)fragment[2] : NULL;
     out->is_async_let = (job_flags & LG_JOB_IS_ASYNC_LET) != 0;
     return true;
+}
+
+size_t lg_task_child_records(const void *task, const void **first_children, size_t capacity) {
+    if (!lg_task_layout_known()) return 0;
+    const unsigned char *record = NULL;
+    lg_task_read((const unsigned char *)task + LG_TASK_STATUS_RECORD, &record, sizeof record);
+    size_t count = 0;
+    // Innermost first, each record's second word its parent record (a chain the task's frames own).
+    for (unsigned steps = 0; record != NULL && steps < 256; steps++) {
+        uint64_t words[3] = {0, 0, 0};
+        if (!lg_task_read(record, words, sizeof words)) return count;
+        unsigned kind = (unsigned)(words[0] & 0xFFu);
+        if (kind >= LG_RECORD_KIND_FIRST_RESERVED) return count;  // locked: being changed
+        if (kind == LG_RECORD_KIND_CHILD_TASK && words[2] != 0) {
+            if (count == capacity) return count;
+            first_children[count++] = (const void *)words[2];
+        }
+        record = (const unsigned char *)words[1];
+    }
+    return count;
 }
 
 const void *lg_task_group_first_child(const void *group) {

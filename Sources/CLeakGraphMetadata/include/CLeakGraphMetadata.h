@@ -137,6 +137,12 @@ typedef struct lg_task_child_links_t {
 /// false otherwise. Reads an untracked `async let` child too (it lives in its parent's allocator).
 bool lg_task_child_links(const void *task, lg_task_child_links_t *out);
 
+/// The first child of each child-task status record of `task` (an `async let`'s record: its children
+/// follow through `lg_task_child_links`'s `next_child`), innermost record first: up to `capacity` of them,
+/// their number returned. A chain that cannot be read, or is being changed (the record lock innermost),
+/// ends the walk. Memory is read with `process_vm_readv`.
+size_t lg_task_child_records(const void *task, const void **first_children, size_t capacity);
+
 /// The first child of task group `group` (from its status record); NULL when it has none, `(void *)-1`
 /// when the group's record is not the one LeakGraph reads.
 const void *lg_task_group_first_child(const void *group);
