@@ -63,7 +63,13 @@ public enum FramePolicy {
             return true
         }
         guard let module = frame.module else { return false }
-        let name = fileName(module)
+        return isRuntimeModule(module)
+    }
+
+    /// Whether the module at `path` is the runtime, libc, the loader or LeakGraph's hook: every frame in it
+    /// is a runtime frame. The symbolizer reads no debug information for such a module (names only).
+    public static func isRuntimeModule(_ path: String) -> Bool {
+        let name = fileName(path)
         return runtimeModulePrefixes.contains { name.hasPrefix($0) }
             || (name.hasPrefix("libswift_") && name.contains(".so"))
     }

@@ -78,6 +78,10 @@ public final class Symbolizer {
         private func loadIndexIfNeeded() {
             guard !indexed else { return }
             indexed = true
+            // A runtime module's frames are folded out of reports (FramePolicy): its debug information
+            // would be read for lines no report shows. libc's, where libc6-dbg is installed (valgrind
+            // depends on it), is compressed: 13 MB of the check's memory to decompress and index.
+            if let path, FramePolicy.isRuntimeModule(path) { return }
             if let dwarf = dwfl_module_getdwarf(module, &bias) {
                 index = CompileUnitIndex(dwarf: dwarf)
             }
@@ -103,7 +107,9 @@ public final class Symbolizer {
     ///
     /// Debug information is looked for next to each module and in the standard places
     /// (`dwfl_standard_find_debuginfo`: `.gnu_debuglink`, build-id, `/usr/lib/debug`), never over the
-    /// network (`DEBUGINFOD_URLS` is unset for the process on first use).
+    /// network (`DEBUGINFOD_URLS` is unset for the process on first use) — and not for runtime modules
+    /// (``FramePolicy/isRuntimeModule(_:)``: libc, libswiftCore, …), whose frames reports fold away:
+    /// their frames get a name and no line.
     ///
     /// - Throws: ``SymbolizationError`` if libdwfl cannot start or `/proc/<pid>/maps` cannot be read.
     public init(processID: Int32 = getpid()) throws {

@@ -103,6 +103,28 @@ struct MonitorRecordTests {
         let reportNames = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
         let periodic = try LeakReport.decode(from: try Data(contentsOf: folder.appendingPathComponent(try #require(reportNames.sorted().first))))
         #expect(periodic.program.running == true, "a periodic report says the program was running")
+
+        // `leakgraph report FOLDER` draws the same records: the leak's count now and its growth.
+        let leakgraph = try BuildProducts.leakgraph()
+        let drawn = try await runProcess(leakgraph, arguments: ["report", folder.path], environment: cleanEnvironment())
+        #expect(drawn.status == 0, "\(drawn.standardError)")
+        let lines = drawn.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix(folder.path + "/checks.jsonl: \(records.count) checks") == true, "\(lines.first ?? "")")
+        let newest = try #require(records.last?.leaks.first)
+        let leakLine = try #require(lines.first { $0.contains(newest.fingerprint) }, "\(drawn.standardOutput)")
+        #expect(leakLine.contains("now \(newest.cycles) cycles, \(newest.objects) objects"), "\(leakLine)")
+        #expect(leakLine.contains("cycles a minute") && leakLine.contains("+"), "a growing leak has a rate: \(leakLine)")
+        #expect(lines.contains { $0.hasPrefix("leaked objects") && $0.hasSuffix("█") })
+        #expect(lines.contains { $0.hasPrefix("Newest report: ") && $0.hasSuffix(".json") })
+        let page = folder.deletingLastPathComponent().appendingPathComponent("checks.html")
+        let html = try await runProcess(
+            leakgraph, arguments: ["report", folder.path, "--html", page.path], environment: cleanEnvironment())
+        #expect(html.status == 0 && html.standardOutput.isEmpty, "\(html.standardError)")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        #expect(text.contains("<svg") && text.contains(newest.fingerprint))
+        let graph = try await runProcess(
+            leakgraph, arguments: ["report", folder.path, "--svg", page.path + ".svg"], environment: cleanEnvironment())
+        #expect(graph.status == 2 && graph.standardError.contains("--svg renders one report"), "\(graph.standardError)")
     }
 
     @Test("a leak known from the first check: later checks freeze once, the record still counts it")
@@ -130,5 +152,12 @@ struct MonitorRecordTests {
         #expect(final.leaks.isEmpty)
         let reports = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
         #expect(reports.isEmpty, "no leak report")
+
+        // `leakgraph report FOLDER`: the checks drawn, no leak.
+        let drawn = try await runProcess(
+            try BuildProducts.leakgraph(), arguments: ["report", folder.path], environment: cleanEnvironment())
+        #expect(drawn.status == 0, "\(drawn.standardError)")
+        #expect(drawn.standardOutput.contains("No leak confirmed by any check."), "\(drawn.standardOutput)")
+        #expect(!drawn.standardOutput.contains("Newest report"))
     }
 }

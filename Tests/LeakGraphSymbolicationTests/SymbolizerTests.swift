@@ -51,6 +51,23 @@ struct SymbolizerTests {
         #expect(symbolizer.symbolize(qsortAddress + 1).function == "qsort")
     }
 
+    @Test("a runtime module's debug information is not read: a libc frame has a name and no line, even with libc6-dbg")
+    func runtimeModuleHasNoLine() throws {
+        let symbolizer = try Symbolizer()
+        let libc = try #require(dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD))
+        defer { dlclose(libc) }
+        let qsortAddress = UInt(bitPattern: dlsym(libc, "qsort"))
+        try #require(qsortAddress != 0)
+        // A return address inside qsort: with libc's debug information read, it would have a file and line.
+        let frame = symbolizer.symbolize(qsortAddress + 8)
+        #expect(frame.function == "qsort")
+        #expect(frame.file == nil && frame.line == nil, "\(frame)")
+        #expect(FramePolicy.isRuntimeModule("/usr/lib/x86_64-linux-gnu/libc.so.6"))
+        #expect(FramePolicy.isRuntimeModule("/opt/swift/usr/lib/swift/linux/libswift_Concurrency.so"))
+        #expect(!FramePolicy.isRuntimeModule("/usr/lib/x86_64-linux-gnu/libsqlite3.so.0"))
+        #expect(!FramePolicy.isRuntimeModule("/work/app/.build/debug/App"))
+    }
+
     @Test("an unmapped address gives its hex value and no module, file or line")
     func unmappedAddress() throws {
         let symbolizer = try Symbolizer()

@@ -49,17 +49,8 @@ public struct LeakMonitorCheck: Sendable {
     /// How the check's candidates were confirmed.
     public var confirmation = Confirmation.none
 
-    /// How a check confirmed its candidates (``confirmation``).
-    public enum Confirmation: String, Sendable, Codable {
-        /// No candidate (or a skipped check): one freeze.
-        case none
-        /// Every candidate was a leak confirmed before, unchanged (``knownLeaksOnly``): one freeze.
-        case known
-        /// The first walk's leaked objects were read again alone: a second, short freeze.
-        case reread
-        /// A second walk of every object (with the orphan scan): a second, whole freeze.
-        case walk
-    }
+    /// How a check confirmed its candidates (``confirmation``): `CheckConfirmation` (`LeakGraphReport`).
+    public typealias Confirmation = CheckConfirmation
     /// The heap snapshot this check wrote (``LeakMonitorConfiguration/snapshotDirectory``), or `nil`.
     public var snapshotPath: String?
 

@@ -1,14 +1,14 @@
 import FoundationEssentials
-import LeakGraphReport
 
-/// One line of `checks.jsonl`: what a check of a ``LeakMonitor`` measured and found, in numbers —
+/// One line of `checks.jsonl`: what a check of a `LeakMonitor` measured and found, in numbers —
 /// the record an operator watches an ongoing leak's rate, the pause and the program's size in
 /// (docs/monitoring.md, "checks.jsonl"). The same values go to the swift-metrics gauges
-/// (`LeakMonitorMetrics`) and, at debug level, to the monitor's logger.
+/// (`LeakMonitorMetrics`) and, at debug level, to the monitor's logger; ``CheckHistory`` reads the
+/// file back for `leakgraph report FOLDER`.
 public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
     /// One leak, by fingerprint, as the check found it.
     public struct Leak: Codable, Sendable, Equatable {
-        /// The key the monitor reports it once by (``LeakMonitor/key(of:in:)``: its fingerprint).
+        /// The key the monitor reports it once by (`LeakMonitor.key(of:in:)`: its fingerprint).
         public var fingerprint: String
         /// The type of the cycle's first member.
         public var type: String
@@ -20,9 +20,20 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
         public var bytes: Int
         /// When a check of this monitor first confirmed it (ISO 8601, UTC).
         public var firstSeen: String?
+
+        /// A leak's line with these values.
+        public init(fingerprint: String, type: String, cycles: Int, objects: Int, bytes: Int, firstSeen: String? = nil)
+        {
+            self.fingerprint = fingerprint
+            self.type = type
+            self.cycles = cycles
+            self.objects = objects
+            self.bytes = bytes
+            self.firstSeen = firstSeen
+        }
     }
 
-    /// The check's number (``LeakMonitorCheck/number``).
+    /// The check's number (`LeakMonitorCheck.number`).
     public var check: Int
     /// When it started (ISO 8601, UTC, milliseconds).
     public var time: String
@@ -52,7 +63,7 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
     public var knownLeaksOnly: Bool
     /// How the candidates were confirmed: `none` (no candidate), `known`, `reread` (the first walk's
     /// leaked objects read again alone), `walk` (a second whole walk).
-    public var confirmation: LeakMonitorCheck.Confirmation
+    public var confirmation: CheckConfirmation
     /// The process's resident memory when the check started (`VmRSS`), bytes.
     public var residentBytesBefore: Int
     /// The process's peak resident memory once the check was over (`VmHWM`), bytes.
@@ -63,52 +74,34 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
     /// Every confirmed leak by fingerprint, the most objects first.
     public var leaks: [Leak]
 
-    /// The record of `check`; `firstSeen` gives when a fingerprint was first confirmed.
-    public init(_ check: LeakMonitorCheck, firstSeen: (String) -> Date? = { _ in nil }) {
-        self.check = check.number
-        time = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(check.date)
-        skipped = check.skipReason
-        pauseSeconds = check.pause.seconds
-        pausesSeconds = check.pauses.map(\.seconds)
-        durationSeconds = check.duration.seconds
-        liveObjects = check.liveObjects
-        liveBytes = check.liveBytes
-        leakedObjects = check.leaks.summary.leakedObjects
-        leakedBytes = check.leaks.summary.leakedBytes
-        rootCycles = check.leaks.cycles.count
-        newRootCycles =
-            check.newLeaks.cycles.filter {
-                Set(check.newFingerprints).contains(LeakMonitor.key(of: $0, in: check.newLeaks))
-            }.count
-        unconfirmedCycles = check.unconfirmedCycles
-        knownLeaksOnly = check.knownLeaksOnly
-        confirmation = check.confirmation
-        residentBytesBefore = check.residentBytesBefore
-        peakResidentBytes = check.peakResidentBytes
-        walkPeakResidentBytes = check.walkPeakResidentBytes
-        let report = check.leaks
-        var byKey: [String: Leak] = [:]
-        var order: [String] = []
-        for cycle in report.cycles {
-            let key = LeakMonitor.key(of: cycle, in: report)
-            let ids = (cycle.members + cycle.holds).filter { report.leaks.indices.contains($0) }
-            let bytes = ids.reduce(0) { $0 + report.leaks[$1].size }
-            if byKey[key] == nil {
-                order.append(key)
-                let type =
-                    cycle.members.first.flatMap { report.leaks.indices.contains($0) ? report.leaks[$0].type : nil }
-                    ?? ""
-                byKey[key] = Leak(
-                    fingerprint: key, type: type, cycles: 0, objects: 0, bytes: 0,
-                    firstSeen: firstSeen(key).map {
-                        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format($0)
-                    })
-            }
-            byKey[key]!.cycles += 1
-            byKey[key]!.objects += ids.count
-            byKey[key]!.bytes += bytes
-        }
-        leaks = order.compactMap { byKey[$0] }.sorted { ($0.objects, $1.fingerprint) > ($1.objects, $0.fingerprint) }
+    /// A record with these values (a `LeakMonitor` makes one from each check; tests and tools may
+    /// build their own).
+    public init(
+        check: Int, time: String, skipped: String? = nil, pauseSeconds: Double, pausesSeconds: [Double],
+        durationSeconds: Double, liveObjects: Int, liveBytes: Int, leakedObjects: Int, leakedBytes: Int,
+        rootCycles: Int, newRootCycles: Int, unconfirmedCycles: Int = 0, knownLeaksOnly: Bool = false,
+        confirmation: CheckConfirmation = .none, residentBytesBefore: Int = 0, peakResidentBytes: Int = 0,
+        walkPeakResidentBytes: Int = 0, leaks: [Leak] = []
+    ) {
+        self.check = check
+        self.time = time
+        self.skipped = skipped
+        self.pauseSeconds = pauseSeconds
+        self.pausesSeconds = pausesSeconds
+        self.durationSeconds = durationSeconds
+        self.liveObjects = liveObjects
+        self.liveBytes = liveBytes
+        self.leakedObjects = leakedObjects
+        self.leakedBytes = leakedBytes
+        self.rootCycles = rootCycles
+        self.newRootCycles = newRootCycles
+        self.unconfirmedCycles = unconfirmedCycles
+        self.knownLeaksOnly = knownLeaksOnly
+        self.confirmation = confirmation
+        self.residentBytesBefore = residentBytesBefore
+        self.peakResidentBytes = peakResidentBytes
+        self.walkPeakResidentBytes = walkPeakResidentBytes
+        self.leaks = leaks
     }
 
     /// The record as one line of JSON (keys sorted), without the newline.
