@@ -296,6 +296,7 @@ uint32_t lg_test_scopes_recycled(void);
 
 // The conservative holder scan behind orphans has its own header.
 #include "CLeakGraphHolderScan.h"
+#include "CLeakGraphForkedWalk.h"
 
 #ifdef __cplusplus
 }

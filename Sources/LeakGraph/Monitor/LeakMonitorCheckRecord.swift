@@ -53,6 +53,11 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
     /// How the candidates were confirmed: `none` (no candidate), `known`, `reread` (the first walk's
     /// leaked objects read again alone), `walk` (a second whole walk).
     public var confirmation: LeakMonitorCheck.Confirmation
+    /// Where the first walk ran: `child` (a forked copy, the heap frozen only for the fork) or
+    /// `frozen`; absent for a skipped check.
+    public var walk: LeakMonitorCheck.Walk?
+    /// Why the walk ran frozen though a forked child was asked for; absent otherwise.
+    public var childWalkFailure: String?
     /// The process's resident memory when the check started (`VmRSS`), bytes.
     public var residentBytesBefore: Int
     /// The process's peak resident memory once the check was over (`VmHWM`), bytes.
@@ -83,6 +88,8 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
         unconfirmedCycles = check.unconfirmedCycles
         knownLeaksOnly = check.knownLeaksOnly
         confirmation = check.confirmation
+        walk = check.walk
+        childWalkFailure = check.childWalkFailure
         residentBytesBefore = check.residentBytesBefore
         peakResidentBytes = check.peakResidentBytes
         walkPeakResidentBytes = check.walkPeakResidentBytes
