@@ -117,7 +117,10 @@ for _ in 0..<checks {
         Thread.sleep(forTimeInterval: 0.2)
         continue
     }
+    let waitedBefore = longestWait.exchange(0, ordering: .relaxed)
     let check = monitor.checkNow()
+    let waitedInCheck = longestWait.load(ordering: .relaxed)
+    longestWait.store(max(waitedBefore, waitedInCheck), ordering: .relaxed)
     firstFreezes.append(seconds(check.pauses.first ?? .zero))
     if check.pauses.count > 1 { secondFreezes.append(seconds(check.pauses[1])) }
     wholeChecks.append(seconds(check.duration))
@@ -125,7 +128,7 @@ for _ in 0..<checks {
         "check \(check.number): live \(check.liveObjects), leaked \(check.leaks.summary.leakedObjects), "
             + "pauses \(check.pauses.map(milliseconds).joined(separator: " + ")) ms (\(check.confirmation.rawValue)), "
             + "walk \(check.walk?.rawValue ?? "-")\(check.childWalkFailure.map { " (\($0))" } ?? ""), "
-            + "whole check \(milliseconds(check.duration)) ms, RSS before \(check.residentBytesBefore / 1_048_576) MB, "
+            + "whole check \(milliseconds(check.duration)) ms, longest wait in it \(String(format: "%.1f", Double(waitedInCheck) / 1e6)) ms, RSS before \(check.residentBytesBefore / 1_048_576) MB, "
             + "peak after the walk \(check.walkPeakResidentBytes / 1_048_576) MB, at the end \(check.peakResidentBytes / 1_048_576) MB"
     )
 }

@@ -136,13 +136,13 @@ public enum LeakChecker {
     /// retain count equals the strong references into it from the set has no other strong reference
     /// anywhere, since every strong reference holds a retain. A set found leaked by a whole walk and
     /// found here again unchanged (`LeakReport/confirmed(by:)`) is confirmed as a second whole walk
-    /// would confirm it; one that changed is not. The freeze costs the snapshot of the tracked
-    /// addresses and the set's own objects, not a walk of the heap.
+    /// would confirm it; one that changed is not. The freeze costs the set's own objects (each
+    /// looked up by address: no snapshot of every tracked address), not a walk of the heap.
     static func capturedGraph(rereading addresses: [UInt], steps: inout LeakCheckSteps) -> ObjectGraph {
         let clock = ContinuousClock()
         let start = clock.now
         defer { steps.frozen = clock.now - start }
-        return Recorder.withFrozenObjects { _ in
+        return Recorder.whileFrozen {
             let snapshotted = clock.now
             steps.snapshot = snapshotted - start
             var records: [HeapObjectRecord] = []

@@ -29,20 +29,35 @@ public enum ForkedChild {
     /// ends with `_exit` (no atexit handler) and writes to no descriptor but its result's pipe.
     ///
     /// - Returns: the child's bytes and how long this process was frozen (the pause: taking the hook's
-    ///   locks, the snapshot of the addresses, the fork's copy of the page tables).
+    ///   locks and the fork's copy of the page tables; the child takes the snapshot of the addresses,
+    ///   unless another copy of LeakGraph owns the hook without `lg_freeze_only`).
     public static func withFrozenObjects(
         timeout: Duration, _ body: (UnsafeBufferPointer<UInt>) -> [UInt8]
     ) -> (outcome: Outcome, pause: Duration) {
         var child = lg_forked_child(pid: 0, pidfd: -1, read_fd: -1, write_fd: -1)
         let clock = ContinuousClock()
         let start = clock.now
-        let started = Recorder.withFrozenObjects { objects -> Int32 in
-            let started = lg_fork_walk_start(&child)
-            if started == 0 {
-                let bytes = body(objects)
-                bytes.withUnsafeBytes { lg_fork_walk_finish(child.write_fd, $0.baseAddress, $0.count) }
+        /// In the child: the snapshot of the addresses (nested in the freeze it holds), `body`, the result.
+        func walk() -> Never {
+            let bytes = Recorder.withFrozenObjects { body($0) }
+            bytes.withUnsafeBytes { lg_fork_walk_finish(child.write_fd, $0.baseAddress, $0.count) }
+        }
+        let started: Int32
+        if lg_freeze_only() != 0 {
+            // Frozen without a snapshot: the child takes it, so the pause is the locks and the fork.
+            started = lg_fork_walk_start(&child)
+            if started == 0 { walk() }
+            lg_unfreeze_only()
+        } else {
+            // Another copy of LeakGraph owns the hook and has no freeze without a snapshot.
+            started = Recorder.withFrozenObjects { objects -> Int32 in
+                let started = lg_fork_walk_start(&child)
+                if started == 0 {
+                    let bytes = body(objects)
+                    bytes.withUnsafeBytes { lg_fork_walk_finish(child.write_fd, $0.baseAddress, $0.count) }
+                }
+                return started
             }
-            return started
         }
         let pause = clock.now - start
         guard started == 1 else { return (.failed("fork failed (errno \(errnoValue()))"), pause) }
