@@ -142,6 +142,7 @@ print(
     String(
         format:
             "summary %@ %@ %d: first freeze %@ ms, second freeze %@ ms (%d of %d checks), whole check %@ ms, longest wait %.1f ms",
-        mode, mode == "plain" ? "-" : walk, live, median(firstFreezes), median(secondFreezes), secondFreezes.count, wholeChecks.count,
+        mode, mode == "plain" ? "-" : walk, live, median(firstFreezes), median(secondFreezes), secondFreezes.count,
+        wholeChecks.count,
         median(wholeChecks),
         Double(longestWait.load(ordering: .relaxed)) / 1e6))

@@ -61,7 +61,8 @@ public enum ForkedChild {
         }
         let pause = clock.now - start
         guard started == 1 else { return (.failed("fork failed (errno \(errnoValue()))"), pause) }
-        let milliseconds = max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = max(
+            1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         var bytes: UnsafeMutablePointer<UInt8>?
         var count = 0
         var status: Int32 = 0
