@@ -55,7 +55,7 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
     public var confirmation: LeakMonitorCheck.Confirmation
     /// Where the first walk ran: `child` (a forked copy, the heap frozen only for the fork) or
     /// `frozen`; absent for a skipped check.
-    public var walk: LeakMonitorCheck.Walk?
+    public var walk: String?
     /// Why the walk ran frozen though a forked child was asked for; absent otherwise.
     public var childWalkFailure: String?
     /// The process's resident memory when the check started (`VmRSS`), bytes.
@@ -88,7 +88,7 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
         unconfirmedCycles = check.unconfirmedCycles
         knownLeaksOnly = check.knownLeaksOnly
         confirmation = check.confirmation
-        walk = check.walk
+        walk = check.walk?.rawValue
         childWalkFailure = check.childWalkFailure
         residentBytesBefore = check.residentBytesBefore
         peakResidentBytes = check.peakResidentBytes
