@@ -121,7 +121,11 @@ extension LeakChecker {
             steps.leakedGraph = .nanoseconds(walk.leakedGraphNanoseconds)
             steps.liveBytes = walk.liveBytes
             steps.walkedInChild = true
-            return walk.graph
+            // Retain histories (`--history`) are read from this process's log: the leaked objects'
+            // events since their allocation (a leaked object has no later ones).
+            var graph = walk.graph
+            graph.attachRetainHistories()
+            return graph
         }
     }
 }

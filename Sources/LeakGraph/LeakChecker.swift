@@ -247,7 +247,7 @@ public enum LeakChecker {
     ///
     /// - Parameter childWalkTimeout: when given, the walk runs in a forked child
     ///   (``capturedGraphInChild(liveTypes:timeout:steps:)``: the heap frozen only for the fork), unless
-    ///   the orphan scan, a snapshot (`whileFrozen`) or retain histories need the live process; a child
+    ///   the orphan scan or a snapshot (`whileFrozen`) needs the live process; a child
     ///   that gives no graph within the timeout is killed and the heap is walked frozen instead
     ///   (``LeakCheckSteps/childWalkFailure`` says why).
     static func measuredCheck(
@@ -266,10 +266,10 @@ public enum LeakChecker {
         defer { HolderScan.leaveCheck() }
         let report = Recorder.ignoringCurrentThread {
             // In a forked child when asked and nothing needs the live process during the walk (the
-            // orphan scan reads its threads, a snapshot and retain histories are taken frozen).
+            // orphan scan reads its threads, a snapshot is taken frozen).
             let inChild =
                 childWalkTimeout.flatMap { timeout in
-                    rereading == nil && !orphanScan && whileFrozen == nil && !RetainHistoryLog.isActive
+                    rereading == nil && !orphanScan && whileFrozen == nil
                         ? capturedGraphInChild(liveTypes: liveTypes, timeout: timeout, steps: &steps) : nil
                 }
             let graph =

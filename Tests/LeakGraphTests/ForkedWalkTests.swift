@@ -69,7 +69,7 @@ struct ForkedWalkTests {
         #expect(!shape(of: child.leaks).isEmpty)
         #expect(shape(of: child.leaks) == shape(of: frozen.leaks))
         #expect(child.liveBytes > 0 && frozen.liveBytes > 0)
-        withExtendedLifetime(kept) {}
+        kept.helper = nil  // the trap's pair is broken: it leaks into no later test
     }
 
     @Test("a child that does not finish in time is killed; the check walks frozen and still finds the leak")

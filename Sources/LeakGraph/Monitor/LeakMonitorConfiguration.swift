@@ -34,9 +34,8 @@ public struct LeakMonitorConfiguration: Sendable {
     /// child"): the heap is frozen only to fork, and the child walks its copy-on-write instant of the
     /// heap while the program runs on. A child that has not finished by then is killed and the heap is
     /// walked frozen instead (`checks.jsonl`: `walk: "frozen"`, `childWalkFailure`). `nil`: every walk
-    /// runs frozen, in the program. The orphan scan (``LeakCheckOptions/scansForOrphans``), a heap
-    /// snapshot (``snapshotDirectory``) and retain histories always walk frozen: they need the live
-    /// process.
+    /// runs frozen, in the program. The orphan scan (``LeakCheckOptions/scansForOrphans``) and a heap
+    /// snapshot (``snapshotDirectory``) always walk frozen: they need the live process.
     public var childWalkTimeout: Duration? = .seconds(10)
 
     /// Creates a configuration.
