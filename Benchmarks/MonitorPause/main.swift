@@ -9,7 +9,11 @@
 //   plain    nothing, and no check either: the same time with the mutator alone (its longest wait
 //            without LeakGraph's checks: the scheduler's, the baseline of the ratios)
 //
-// Usage: MonitorPause LIVE [CHECKS] [MODE]     Prints one line per check, then a summary line.
+// WALK says where each check's walk runs: `child` (a forked copy of the process, the heap frozen only
+// for the fork: LeakMonitorConfiguration.childWalkTimeout, the default) or `frozen` (in the program,
+// the heap frozen for the whole walk).
+//
+// Usage: MonitorPause LIVE [CHECKS] [MODE] [WALK]     Prints one line per check, then a summary line.
 
 import Foundation
 import LeakGraph
@@ -57,8 +61,9 @@ guard let live = arguments.first.flatMap({ Int($0) }) else {
 }
 let checks = arguments.dropFirst().first.flatMap { Int($0) } ?? 5
 let mode = arguments.dropFirst(2).first ?? "known"
-guard ["known", "none", "ongoing", "plain"].contains(mode) else {
-    print("usage: MonitorPause LIVE [CHECKS] [known|none|ongoing|plain]")
+let walk = arguments.dropFirst(3).first ?? "child"
+guard ["known", "none", "ongoing", "plain"].contains(mode), ["child", "frozen"].contains(walk) else {
+    print("usage: MonitorPause LIVE [CHECKS] [known|none|ongoing|plain] [child|frozen]")
     exit(64)
 }
 
@@ -93,9 +98,10 @@ if mode == "ongoing" {
     }.start()
 }
 
-let monitor = LeakMonitor(
-    LeakMonitorConfiguration(
-        confirmationDelay: .milliseconds(10), logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }))
+var configuration = LeakMonitorConfiguration(
+    confirmationDelay: .milliseconds(10), logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+if walk == "frozen" { configuration.childWalkTimeout = nil }
+let monitor = LeakMonitor(configuration)
 func milliseconds(_ duration: Duration) -> String {
     String(format: "%.1f", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
 }
@@ -111,14 +117,18 @@ for _ in 0..<checks {
         Thread.sleep(forTimeInterval: 0.2)
         continue
     }
+    let waitedBefore = longestWait.exchange(0, ordering: .relaxed)
     let check = monitor.checkNow()
+    let waitedInCheck = longestWait.load(ordering: .relaxed)
+    longestWait.store(max(waitedBefore, waitedInCheck), ordering: .relaxed)
     firstFreezes.append(seconds(check.pauses.first ?? .zero))
     if check.pauses.count > 1 { secondFreezes.append(seconds(check.pauses[1])) }
     wholeChecks.append(seconds(check.duration))
     print(
         "check \(check.number): live \(check.liveObjects), leaked \(check.leaks.summary.leakedObjects), "
             + "pauses \(check.pauses.map(milliseconds).joined(separator: " + ")) ms (\(check.confirmation.rawValue)), "
-            + "whole check \(milliseconds(check.duration)) ms, RSS before \(check.residentBytesBefore / 1_048_576) MB, "
+            + "walk \(check.walk?.rawValue ?? "-")\(check.childWalkFailure.map { " (\($0))" } ?? ""), "
+            + "whole check \(milliseconds(check.duration)) ms, longest wait in it \(String(format: "%.1f", Double(waitedInCheck) / 1e6)) ms, RSS before \(check.residentBytesBefore / 1_048_576) MB, "
             + "peak after the walk \(check.walkPeakResidentBytes / 1_048_576) MB, at the end \(check.peakResidentBytes / 1_048_576) MB"
     )
 }
@@ -131,7 +141,8 @@ func median(_ values: [Double]) -> String {
 print(
     String(
         format:
-            "summary %@ %d: first freeze %@ ms, second freeze %@ ms (%d of %d checks), whole check %@ ms, longest wait %.1f ms",
-        mode, live, median(firstFreezes), median(secondFreezes), secondFreezes.count, wholeChecks.count,
+            "summary %@ %@ %d: first freeze %@ ms, second freeze %@ ms (%d of %d checks), whole check %@ ms, longest wait %.1f ms",
+        mode, mode == "plain" ? "-" : walk, live, median(firstFreezes), median(secondFreezes), secondFreezes.count,
+        wholeChecks.count,
         median(wholeChecks),
         Double(longestWait.load(ordering: .relaxed)) / 1e6))

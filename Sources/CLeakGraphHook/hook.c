@@ -437,12 +437,35 @@ void lg_unfreeze(lg_record *records) {
         lg_state.delegate.unfreeze(records);
         return;
     }
+    // The locks go first: the array is this thread's own, and zeroing it (after a fork, every page of
+    // it is copied on write) need not make other threads wait.
+    lg_freeze_leave();
     // Zeroed before it goes back to malloc: a freed chunk keeps its bytes, and a later holder scan
     // would read the snapshot's object addresses there as holders (missed orphans).
     if (records != NULL) {
         memset(records, 0, malloc_usable_size(records));
     }
     free(records);
+}
+
+int lg_freeze_only(void) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        return lg_state.delegate.freeze_only != NULL ? lg_state.delegate.freeze_only() : 0;
+    }
+    if (lg_freeze_enter()) {
+        return 1;
+    }
+    lg_freeze_leave();
+    return 0;
+}
+
+void lg_unfreeze_only(void) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        if (lg_state.delegate.unfreeze_only != NULL) {
+            lg_state.delegate.unfreeze_only();
+        }
+        return;
+    }
     lg_freeze_leave();
 }
 
@@ -521,5 +544,9 @@ int lg_frozen_record(uintptr_t object, lg_record *out_record) {
 }
 
 void lg_unfreeze_objects(uintptr_t *objects) { (void)objects; }
+
+int lg_freeze_only(void) { return 0; }
+
+void lg_unfreeze_only(void) {}
 
 #endif /* __linux__ */

@@ -83,9 +83,15 @@ static bool lg_delegate_to(const void *hook) {
         .scope_end = (void (*)(uint64_t))dlsym(module, "lg_scope_end"),
         .scope_of = (uint32_t(*)(uintptr_t))dlsym(module, "lg_scope_of"),
         .set_scope_source = (void (*)(lg_scope_source))dlsym(module, "lg_set_scope_source"),
+        .freeze_only = (int (*)(void))dlsym(module, "lg_freeze_only"),
+        .unfreeze_only = (void (*)(void))dlsym(module, "lg_unfreeze_only"),
     };
     int (*is_installed)(void) = (int (*)(void))dlsym(module, "lg_is_installed");
     dlclose(module);  // RTLD_NOLOAD took a reference; the module stays loaded for its own users
+    if ((delegate.freeze_only == NULL) != (delegate.unfreeze_only == NULL)) {
+        delegate.freeze_only = NULL;
+        delegate.unfreeze_only = NULL;
+    }
     if (delegate.freeze == NULL || delegate.freeze == lg_freeze || delegate.unfreeze == NULL ||
         delegate.freeze_objects == NULL || delegate.frozen_record == NULL || delegate.stack == NULL ||
         delegate.stats == NULL || delegate.ignore_begin == NULL || delegate.ignore_end == NULL ||

@@ -200,6 +200,10 @@ typedef struct lg_delegate {
     void (*scope_end)(uint64_t token);
     uint32_t (*scope_of)(uintptr_t object);
     void (*set_scope_source)(lg_scope_source source);
+    /// `lg_freeze_only` and `lg_unfreeze_only`: NULL in a copy without them (a freeze then needs a
+    /// snapshot).
+    int (*freeze_only)(void);
+    void (*unfreeze_only)(void);
 } lg_delegate;
 
 /// Everything CLeakGraphHook keeps, in one place (state.c).

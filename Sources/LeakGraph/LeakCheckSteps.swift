@@ -44,6 +44,13 @@ public struct LeakCheckSteps: Sendable, Equatable {
     /// The check's peak resident memory (the process's `VmHWM` once the check is over, in bytes; 0
     /// when unknown). It includes the program's own peak when that was higher.
     public var peakResidentBytes: Int = 0
+    /// Whether the walk ran in a forked child (docs/monitoring.md, "The walk in a forked child"): the
+    /// heap was frozen only for the snapshot of the addresses and the fork (``frozen``), and ``walk``
+    /// and ``leakedGraph`` ran in the child while the program went on.
+    public var walkedInChild = false
+    /// Why a walk asked of a forked child was done frozen instead (the child could not be made, did not
+    /// finish in time, or ended without its result); `nil` when none was asked or it succeeded.
+    public var childWalkFailure: String?
 
     /// This process's resident memory now (`VmRSS`) in bytes, 0 when unknown.
     public static func processResidentBytes() -> Int { statusField("VmRSS:") }

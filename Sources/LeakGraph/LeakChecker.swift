@@ -93,12 +93,7 @@ public enum LeakChecker {
                 return now - mark
             }
             steps.snapshot = mark - start
-            // Every address comes from the frozen table, so its record exists; an empty record (no
-            // metadata) would only make the walk skip the object.
-            let record = { (position: Int) in
-                Recorder.frozenRecord(at: objects[position]).map(HeapObjectRecord.init)
-                    ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
-            }
+            let record = frozenRecords(objects)
             let walker = HeapWalker()
             progress?("walk", 0, 2 * objects.count)
             var scan = walker.scan(
@@ -141,13 +136,13 @@ public enum LeakChecker {
     /// retain count equals the strong references into it from the set has no other strong reference
     /// anywhere, since every strong reference holds a retain. A set found leaked by a whole walk and
     /// found here again unchanged (`LeakReport/confirmed(by:)`) is confirmed as a second whole walk
-    /// would confirm it; one that changed is not. The freeze costs the snapshot of the tracked
-    /// addresses and the set's own objects, not a walk of the heap.
+    /// would confirm it; one that changed is not. The freeze costs the set's own objects (each
+    /// looked up by address: no snapshot of every tracked address), not a walk of the heap.
     static func capturedGraph(rereading addresses: [UInt], steps: inout LeakCheckSteps) -> ObjectGraph {
         let clock = ContinuousClock()
         let start = clock.now
         defer { steps.frozen = clock.now - start }
-        return Recorder.withFrozenObjects { _ in
+        return Recorder.whileFrozen {
             let snapshotted = clock.now
             steps.snapshot = snapshotted - start
             var records: [HeapObjectRecord] = []
@@ -249,11 +244,17 @@ public enum LeakChecker {
     /// - Parameter rereading: when given, the check reads only the objects at these addresses
     ///   (``capturedGraph(rereading:steps:)``) instead of walking every tracked object: the
     ///   confirmation of a monitor's candidates.
+    ///
+    /// - Parameter childWalkTimeout: when given, the walk runs in a forked child
+    ///   (``capturedGraphInChild(liveTypes:timeout:steps:)``: the heap frozen only for the fork), unless
+    ///   the orphan scan or a snapshot (`whileFrozen`) needs the live process; a child
+    ///   that gives no graph within the timeout is killed and the heap is walked frozen instead
+    ///   (``LeakCheckSteps/childWalkFailure`` says why).
     static func measuredCheck(
         program: LeakReport.Program, executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false,
         knownOrphans: Set<UInt> = [], diagnosticSites: Bool = true, stacks: SymbolizedStackCache?,
         resolve: @escaping StackResolver = resolveStack(_:with:executablePath:), progress: LeakCheckProgress? = nil,
-        whileFrozen: ((FrozenWalk) -> Void)? = nil, rereading: [UInt]? = nil
+        whileFrozen: ((FrozenWalk) -> Void)? = nil, rereading: [UInt]? = nil, childWalkTimeout: Duration? = nil
     ) -> MeasuredLeakCheck {
         var steps = LeakCheckSteps()
         let clock = ContinuousClock()
@@ -264,8 +265,15 @@ public enum LeakChecker {
         HolderScan.enterCheck()
         defer { HolderScan.leaveCheck() }
         let report = Recorder.ignoringCurrentThread {
+            // In a forked child when asked and nothing needs the live process during the walk (the
+            // orphan scan reads its threads, a snapshot is taken frozen).
+            let inChild =
+                childWalkTimeout.flatMap { timeout in
+                    rereading == nil && !orphanScan && whileFrozen == nil
+                        ? capturedGraphInChild(liveTypes: liveTypes, timeout: timeout, steps: &steps) : nil
+                }
             let graph =
-                rereading.map { capturedGraph(rereading: $0, steps: &steps) }
+                rereading.map { capturedGraph(rereading: $0, steps: &steps) } ?? inChild
                 ?? captureLeakedGraph(
                     liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps,
                     progress: progress,

@@ -88,6 +88,18 @@ public enum Recorder {
         return try body(UnsafeBufferPointer(start: objects, count: objects == nil ? 0 : count))
     }
 
+    /// Calls `body` while the heap is frozen, as ``withFrozenObjects(_:)`` does, without the snapshot of
+    /// every tracked address: for reading a few objects by address (``frozenRecord(at:)``), where the
+    /// snapshot would be most of the freeze. The same rules hold for `body`.
+    ///
+    /// - Complexity: O(1), plus `body` (O(*n*) when another copy of LeakGraph owns the hook and has no
+    ///   freeze without a snapshot).
+    public static func whileFrozen<R>(_ body: () throws -> R) rethrows -> R {
+        guard lg_freeze_only() != 0 else { return try withFrozenObjects { _ in try body() } }
+        defer { lg_unfreeze_only() }
+        return try body()
+    }
+
     /// The record of the tracked object at `address`, or `nil` when it is not tracked. Only valid
     /// inside ``withFrozenObjects(_:)`` or ``withFrozenHeap(_:)`` (`nil` outside them).
     ///

@@ -35,6 +35,8 @@ struct MonitorRecordTests {
         var unconfirmedCycles: Int
         var knownLeaksOnly: Bool
         var confirmation: String
+        var walk: String?
+        var childWalkFailure: String?
         var residentBytesBefore: Int
         var peakResidentBytes: Int
         var walkPeakResidentBytes: Int
@@ -87,6 +89,7 @@ struct MonitorRecordTests {
             #expect(record.peakResidentBytes >= record.walkPeakResidentBytes && record.walkPeakResidentBytes > 0)
             #expect(record.leaks.count <= 1, "one leak, one fingerprint: \(record.leaks.map(\.type))")
             #expect(record.pausesSeconds.count == (record.confirmation == "reread" ? 2 : 1), "check \(record.check)")
+            #expect(record.walk == "child" && record.childWalkFailure == nil, "walked in a forked child: \(record.childWalkFailure ?? "")")
             if let leak = record.leaks.first {
                 #expect(leak.type == "Fixture.Owner" || leak.type == "Fixture.Partner")
                 #expect(leak.objects == 2 * leak.cycles && record.leakedObjects == leak.objects)
@@ -141,13 +144,14 @@ struct MonitorRecordTests {
         #expect(Set(final.leaks.map(\.type)) == ["Fixture.Owner", "Fixture.Partner"])
     }
 
-    @Test("the trap: pairs broken before they are dropped, records with nothing leaked, one freeze each")
-    func cleanChurn() async throws {
-        let (records, final, folder) = try await run(["clean", "churn", "20"], every: "150ms", records: 4)
+    @Test("the trap: pairs broken before they are dropped, records with nothing leaked, one freeze each", arguments: Optimization.allCases)
+    func cleanChurn(mode: Optimization) async throws {
+        let (records, final, folder) = try await run(["clean", "churn", "20"], every: "150ms", records: 4, mode: mode)
         #expect(records.count >= 4)
         for record in records {
             #expect(record.leakedObjects == 0 && record.leaks.isEmpty && record.rootCycles == 0, "check \(record.check)")
             #expect(record.pausesSeconds.count == 1 && record.confirmation == "none")
+            #expect(record.walk == "child", "walked in a forked child: \(record.childWalkFailure ?? "")")
         }
         #expect(final.leaks.isEmpty)
         let reports = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }

@@ -242,6 +242,16 @@ int lg_frozen_record(uintptr_t object, lg_record *out_record);
 /// does.
 void lg_unfreeze_objects(uintptr_t *objects);
 
+/// Freezes the heap as `lg_freeze_objects` does, without a snapshot: returns 1 when the calling thread
+/// now holds the freeze (balance it with `lg_unfreeze_only`), 0 when it does not (recording not
+/// running, or another copy of LeakGraph owns the hook without this call: nothing to balance). A
+/// `lg_freeze_objects` inside it nests and gives the snapshot. For a fork whose child takes the
+/// snapshot itself (CLeakGraphForkedWalk.h).
+int lg_freeze_only(void);
+
+/// Ends a freeze of `lg_freeze_only` that returned 1.
+void lg_unfreeze_only(void);
+
 /// The return addresses of stack `stack_id`, innermost first, with their number in `*count`.
 /// Valid for the life of the process. Returns NULL with `*count` 0 for `LG_NO_STACK` or an unknown
 /// id.
@@ -296,6 +306,7 @@ uint32_t lg_test_scopes_recycled(void);
 
 // The conservative holder scan behind orphans has its own header.
 #include "CLeakGraphHolderScan.h"
+#include "CLeakGraphForkedWalk.h"
 
 #ifdef __cplusplus
 }

@@ -32,7 +32,8 @@ extension LeakMonitor {
             program: program, orphanScan: configuration.options.scansForOrphans, stacks: symbolizedStacks,
             resolve: resolveStack,
             whileFrozen: configuration.snapshotDirectory == nil
-                ? nil : { capture = SnapshotCapture.take($0, holders: true) })
+                ? nil : { capture = SnapshotCapture.take($0, holders: true) },
+            childWalkTimeout: configuration.childWalkTimeout)
         var pauses = [first.pause]
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
@@ -86,6 +87,8 @@ extension LeakMonitor {
         check.walkPeakResidentBytes = first.steps.walkPeakResidentBytes
         check.knownLeaksOnly = knownLeaksOnly
         check.confirmation = confirmation
+        check.walk = first.steps.walkedInChild ? .child : .frozen
+        check.childWalkFailure = first.steps.childWalkFailure
         var recorded = record(check)
         if let capture, let directory = configuration.snapshotDirectory {
             recorded.snapshotPath = writeSnapshot(

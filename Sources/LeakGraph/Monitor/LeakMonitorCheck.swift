@@ -48,6 +48,20 @@ public struct LeakMonitorCheck: Sendable {
     public var knownLeaksOnly = false
     /// How the check's candidates were confirmed.
     public var confirmation = Confirmation.none
+    /// Where the check's first walk ran: `child` (a forked copy of the process, the heap frozen only
+    /// for the fork), `frozen` (in the program, the heap frozen for the walk); `nil` for a skipped check.
+    public var walk: Walk?
+    /// Why the walk ran frozen though a forked child was asked for (``LeakMonitorConfiguration/childWalkTimeout``):
+    /// the child could not be made, did not finish in time and was killed, or ended without its result.
+    public var childWalkFailure: String?
+
+    /// Where a check's first walk ran (``walk``).
+    public enum Walk: String, Sendable, Codable {
+        /// In a forked child, on its copy-on-write instant of the heap.
+        case child
+        /// In the program, the heap frozen for the walk.
+        case frozen
+    }
 
     /// How a check confirmed its candidates (``confirmation``): `CheckConfirmation` (`LeakGraphReport`).
     public typealias Confirmation = CheckConfirmation

@@ -36,7 +36,8 @@ extension LeakMonitorCheckRecord {
                 newFingerprints.contains(LeakMonitor.key(of: $0, in: check.newLeaks))
             }.count,
             unconfirmedCycles: check.unconfirmedCycles, knownLeaksOnly: check.knownLeaksOnly,
-            confirmation: check.confirmation, residentBytesBefore: check.residentBytesBefore,
+            confirmation: check.confirmation, walk: check.walk?.rawValue, childWalkFailure: check.childWalkFailure,
+            residentBytesBefore: check.residentBytesBefore,
             peakResidentBytes: check.peakResidentBytes, walkPeakResidentBytes: check.walkPeakResidentBytes,
             leaks: order.compactMap { byKey[$0] }.sorted {
                 ($0.objects, $1.fingerprint) > ($1.objects, $0.fingerprint)

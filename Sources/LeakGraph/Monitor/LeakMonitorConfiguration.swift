@@ -30,6 +30,13 @@ public struct LeakMonitorConfiguration: Sendable {
     /// symbolized by one check is not symbolized again by the next while it is kept; past this
     /// number, those used longest ago are dropped.
     public var symbolizedStacksKept: Int
+    /// How long a check's walk may take in a forked child (docs/monitoring.md, "The walk in a forked
+    /// child"): the heap is frozen only to fork, and the child walks its copy-on-write instant of the
+    /// heap while the program runs on. A child that has not finished by then is killed and the heap is
+    /// walked frozen instead (`checks.jsonl`: `walk: "frozen"`, `childWalkFailure`). `nil`: every walk
+    /// runs frozen, in the program. The orphan scan (``LeakCheckOptions/scansForOrphans``) and a heap
+    /// snapshot (``snapshotDirectory``) always walk frozen: they need the live process.
+    public var childWalkTimeout: Duration? = .seconds(10)
 
     /// Creates a configuration.
     public init(

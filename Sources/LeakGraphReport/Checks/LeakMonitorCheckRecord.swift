@@ -64,6 +64,11 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
     /// How the candidates were confirmed: `none` (no candidate), `known`, `reread` (the first walk's
     /// leaked objects read again alone), `walk` (a second whole walk).
     public var confirmation: CheckConfirmation
+    /// Where the first walk ran: `child` (a forked copy, the heap frozen only for the fork) or
+    /// `frozen`; absent for a skipped check.
+    public var walk: String?
+    /// Why the walk ran frozen though a forked child was asked for; absent otherwise.
+    public var childWalkFailure: String?
     /// The process's resident memory when the check started (`VmRSS`), bytes.
     public var residentBytesBefore: Int
     /// The process's peak resident memory once the check was over (`VmHWM`), bytes.
@@ -80,7 +85,8 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
         check: Int, time: String, skipped: String? = nil, pauseSeconds: Double, pausesSeconds: [Double],
         durationSeconds: Double, liveObjects: Int, liveBytes: Int, leakedObjects: Int, leakedBytes: Int,
         rootCycles: Int, newRootCycles: Int, unconfirmedCycles: Int = 0, knownLeaksOnly: Bool = false,
-        confirmation: CheckConfirmation = .none, residentBytesBefore: Int = 0, peakResidentBytes: Int = 0,
+        confirmation: CheckConfirmation = .none, walk: String? = nil, childWalkFailure: String? = nil,
+        residentBytesBefore: Int = 0, peakResidentBytes: Int = 0,
         walkPeakResidentBytes: Int = 0, leaks: [Leak] = []
     ) {
         self.check = check
@@ -98,6 +104,8 @@ public struct LeakMonitorCheckRecord: Codable, Sendable, Equatable {
         self.unconfirmedCycles = unconfirmedCycles
         self.knownLeaksOnly = knownLeaksOnly
         self.confirmation = confirmation
+        self.walk = walk
+        self.childWalkFailure = childWalkFailure
         self.residentBytesBefore = residentBytesBefore
         self.peakResidentBytes = peakResidentBytes
         self.walkPeakResidentBytes = walkPeakResidentBytes

@@ -1,0 +1,131 @@
+import FoundationEssentials
+import LeakGraphAnalysis
+import LeakGraphHeap
+import LeakGraphModel
+import LeakGraphRecording
+
+/// A check's first walk done in a forked child (``LeakChecker/capturedGraphInChild(liveTypes:timeout:steps:)``):
+/// the child walks its copy-on-write instant of the heap and finds the leaked objects exactly as
+/// ``LeakChecker/captureLeakedGraph(liveTypes:orphanScan:)`` does; the graph of the leaked objects comes
+/// back in this form (JSON), and the parent analyses it with the same code.
+struct ForkedWalk: Codable {
+    /// An ``ObjectNode``.
+    struct Node: Codable {
+        var address: UInt64
+        var typeName: String
+        var kind: ObjectKind
+        var size: Int
+        var retainCount: Int
+        var stackID: Int?
+    }
+
+    /// A ``Reference``.
+    struct Edge: Codable {
+        var from: Int
+        var to: Int
+        var path: ReferencePath
+        var ownership: Ownership
+    }
+
+    var nodes: [Node]
+    var references: [Edge]
+    var diagnostics: [WalkDiagnostic]
+    var trackedObjects: Int
+    var liveObjectsLeftOut: Int
+    var liveTypes: [TypeTally]?
+    /// ``LeakCheckSteps/liveBytes``.
+    var liveBytes: Int
+    /// The child's walk (``LeakCheckSteps/walk``) and the leaked objects' graph
+    /// (``LeakCheckSteps/leakedGraph``), in nanoseconds.
+    var walkNanoseconds: Int64
+    var leakedGraphNanoseconds: Int64
+
+    /// The walk of `objects` (every tracked object, ascending; the heap frozen): the leaked objects'
+    /// graph. Runs in the child.
+    init(objects: UnsafeBufferPointer<UInt>, liveTypes: Bool) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let record = LeakChecker.frozenRecords(objects)
+        let walker = HeapWalker()
+        let scan = walker.scan(addresses: objects, record: record)
+        let walked = clock.now
+        let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
+        let graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
+        nodes = graph.nodes.map {
+            Node(
+                address: $0.address, typeName: $0.typeName, kind: $0.kind, size: $0.size, retainCount: $0.retainCount,
+                stackID: $0.stackID)
+        }
+        references = graph.references.map { Edge(from: $0.from, to: $0.to, path: $0.path, ownership: $0.ownership) }
+        diagnostics = graph.diagnostics
+        trackedObjects = graph.trackedObjects
+        liveObjectsLeftOut = graph.liveObjectsLeftOut
+        self.liveTypes = liveTypes ? scan.liveTypes : nil
+        liveBytes = scan.liveBytes
+        walkNanoseconds = Self.nanoseconds(walked - start)
+        leakedGraphNanoseconds = Self.nanoseconds(clock.now - walked)
+    }
+
+    /// The graph of the leaked objects, as the child built it.
+    var graph: ObjectGraph {
+        var graph = ObjectGraph(
+            nodes: nodes.map {
+                ObjectNode(
+                    address: $0.address, typeName: $0.typeName, kind: $0.kind, size: $0.size,
+                    retainCount: $0.retainCount, stackID: $0.stackID)
+            },
+            references: references.map { Reference(from: $0.from, to: $0.to, path: $0.path, ownership: $0.ownership) },
+            diagnostics: diagnostics, trackedObjects: trackedObjects, liveObjectsLeftOut: liveObjectsLeftOut)
+        graph.liveTypes = liveTypes
+        return graph
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+}
+
+extension LeakChecker {
+    /// The record of each of the frozen `objects` by position (every address comes from the frozen
+    /// table, so its record exists; an empty record, no metadata, would only make the walk skip the
+    /// object).
+    static func frozenRecords(_ objects: UnsafeBufferPointer<UInt>) -> (Int) -> HeapObjectRecord {
+        { position in
+            Recorder.frozenRecord(at: objects[position]).map(HeapObjectRecord.init)
+                ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
+        }
+    }
+
+    /// ``captureLeakedGraph(liveTypes:orphanScan:)`` (no orphan scan) walked in a forked child: the heap
+    /// is frozen only to snapshot the tracked addresses and fork (``LeakCheckSteps/frozen``), then the
+    /// child walks its copy-on-write instant of the heap while this process runs on. `nil`, with the
+    /// reason in `steps.childWalkFailure`, when the child gave no graph (it could not be made, did not
+    /// finish within `timeout` and was killed, or crashed): the caller walks frozen instead.
+    static func capturedGraphInChild(liveTypes: Bool, timeout: Duration, steps: inout LeakCheckSteps) -> ObjectGraph? {
+        let (outcome, pause) = ForkedChild.withFrozenObjects(timeout: timeout) { objects in
+            let walk = ForkedWalk(objects: objects, liveTypes: liveTypes)
+            return (try? Array(JSONEncoder().encode(walk))) ?? []
+        }
+        steps.frozen = pause
+        steps.snapshot = pause
+        switch outcome {
+        case .failed(let reason):
+            steps.childWalkFailure = reason
+            return nil
+        case .done(let bytes):
+            guard let walk = try? JSONDecoder().decode(ForkedWalk.self, from: Data(bytes)) else {
+                steps.childWalkFailure = "the child's result could not be read"
+                return nil
+            }
+            steps.walk = .nanoseconds(walk.walkNanoseconds)
+            steps.leakedGraph = .nanoseconds(walk.leakedGraphNanoseconds)
+            steps.liveBytes = walk.liveBytes
+            steps.walkedInChild = true
+            // Retain histories (`--history`) are read from this process's log: the leaked objects'
+            // events since their allocation (a leaked object has no later ones).
+            var graph = walk.graph
+            graph.attachRetainHistories()
+            return graph
+        }
+    }
+}
