@@ -187,12 +187,12 @@ struct ReportCommandTests {
         #expect(result.standardOutput.hasSuffix("No leaks found.\n"))
     }
 
-    @Test("a missing file or a directory: one line, exit status 2")
+    @Test("a missing file, or a folder with no checks.jsonl and no report: one line, exit status 2")
     func missingFile() async throws {
         let folder = try Scratch.directory("report-missing")
         let missing = folder.appendingPathComponent("nothing.json").path
         expectOneLineError(try await leakgraph(["report", missing]), startingWith: "cannot read \(missing): no such file")
-        expectOneLineError(try await leakgraph(["report", folder.path]), startingWith: "cannot read \(folder.path): it is a directory")
+        expectOneLineError(try await leakgraph(["report", folder.path]), startingWith: "cannot read \(folder.path): not a report folder")
     }
 
     @Test("damaged, foreign, newer-schema and mismatched files: one line each, exit status 2")
