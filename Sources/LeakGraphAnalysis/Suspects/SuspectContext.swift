@@ -1,3 +1,5 @@
+import LeakGraphModel
+
 /// What the suspect rules may know about the code beyond the graph, so that a fix is offered only
 /// where it compiles: which types the checked code declares (a `weak var` can be written only in its
 /// own class), and where each closure context was formed (`[weak self]` names the `self` of the
@@ -29,20 +31,7 @@ public struct SuspectContext: Sendable {
     /// one of `Chat.MessageHandler`; `Chat.wire(handler: Chat.MessageHandler) -> ()` is not.
     public static func isMethod(_ function: String, of typeName: String) -> Bool {
         let type = baseName(typeName)
-        // The function proper follows the last ` in ` outside brackets (closures, thunks).
-        var depth = 0
-        var start = function.startIndex
-        var index = function.startIndex
-        while index < function.endIndex {
-            let character = function[index]
-            if "(<[".contains(character) { depth += 1 }
-            if ")>]".contains(character) { depth = max(0, depth - 1) }
-            if depth == 0, function[index...].hasPrefix(" in ") {
-                start = function.index(index, offsetBy: 4)
-            }
-            index = function.index(after: index)
-        }
-        var proper = Substring(function[start...])
+        var proper = DemangledFunctionName.proper(function)
         for prefix in ["static ", "merged ", "specialized "] where proper.hasPrefix(prefix) {
             proper = proper.dropFirst(prefix.count)
         }

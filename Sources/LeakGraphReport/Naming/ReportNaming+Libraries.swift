@@ -45,20 +45,7 @@ extension ReportNaming {
     /// the closures and thunks around it (`closure #1 () -> () in Foundation.Timer.init(…)` →
     /// `Foundation`); `nil` for a C function or an address.
     public static func module(ofFunction function: String) -> String? {
-        // The function proper follows the last ` in ` outside brackets.
-        var depth = 0
-        var start = function.startIndex
-        var index = function.startIndex
-        while index < function.endIndex {
-            let character = function[index]
-            if "(<[".contains(character) { depth += 1 }
-            if ")>]".contains(character) { depth = max(0, depth - 1) }
-            if depth == 0, function[index...].hasPrefix(" in ") {
-                start = function.index(index, offsetBy: 4)
-            }
-            index = function.index(after: index)
-        }
-        var proper = function[start...]
+        var proper = DemangledFunctionName.proper(function)
         for prefix in functionPrefixes where proper.hasPrefix(prefix) {
             proper = proper.dropFirst(prefix.count)
         }
