@@ -119,18 +119,10 @@ extension Leakgraph {
             }
             if let htmlPath = outputs.htmlPath {
                 let page = CheckHistoryHTML.render(history ?? CheckHistory(records: []), folder: folder)
-                do {
-                    try Data(page.utf8).write(to: URL(fileURLWithPath: htmlPath))
-                } catch {
-                    throw ToolError("cannot write \(htmlPath): \(error.localizedDescription)")
-                }
+                try ReportOutput.write(Data(page.utf8), to: htmlPath, what: "HTML page")
             }
             if let textPath = outputs.textPath {
-                do {
-                    try Data(text.utf8).write(to: URL(fileURLWithPath: textPath))
-                } catch {
-                    throw ToolError("cannot write \(textPath): \(error.localizedDescription)")
-                }
+                try ReportOutput.write(Data(text.utf8), to: textPath, what: "text summary")
             } else if outputs.htmlPath == nil {
                 FileHandle.standardOutput.write(Data(text.utf8))
             }
