@@ -60,14 +60,20 @@ static size_t lg_scan_skipped_ranges(const lg_scan_request *request, lg_range *s
     return count;
 }
 
-/// One pass: every mapping and the kernel's places, compared with `targets`.
+static void lg_scan_visit_registers(uintptr_t start, uintptr_t end, void *context) {
+    lg_scan_registers((lg_scan_job *)context, start, end);
+}
+
+/// One pass: every mapping, the stopped threads' registers and the kernel's places, compared with
+/// `targets`.
 static void lg_scan_pass(lg_scan_job *job, const lg_range *targets, size_t count, const uintptr_t *markers,
-                         size_t marker_count) {
+                         size_t marker_count, const lg_scan_stop *stop) {
     job->targets = targets;
     job->target_count = count;
     job->low = targets[0].start;
     job->high = targets[count - 1].end;
     lg_scan_mappings(job, markers, marker_count);
+    lg_scan_thread_registers(stop, lg_scan_visit_registers, job);
     lg_scan_kernel_compare(job);
     job->request->stats.passes++;
 }
@@ -95,7 +101,7 @@ __attribute__((noinline)) static int lg_scan_stopped(lg_scan_job *job, const lg_
     lg_scan_tasks_collect(request);
     lg_scan_kernel_read(job, stop, own_signal);
     job->pass = 0;
-    lg_scan_pass(job, request->candidates, request->candidate_count, markers, marker_count);
+    lg_scan_pass(job, request->candidates, request->candidate_count, markers, marker_count, stop);
     if (lg_scan_chunks_known()) {
         for (unsigned pass = 1; pass < LG_SCAN_MAX_PASSES && !job->failed; pass++) {
             const lg_range *chunks = NULL;
@@ -104,7 +110,7 @@ __attribute__((noinline)) static int lg_scan_stopped(lg_scan_job *job, const lg_
                 break;
             }
             job->pass = pass;
-            lg_scan_pass(job, chunks, count, markers, marker_count);
+            lg_scan_pass(job, chunks, count, markers, marker_count, stop);
         }
         lg_scan_chunks_resolve(request);
     }

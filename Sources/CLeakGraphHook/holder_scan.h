@@ -54,6 +54,13 @@ LG_HIDDEN int lg_scan_thread_id(unsigned index);
 /// Where the scan reads each stopped thread's stack from: `markers[i]` for up to `thread_count`
 /// threads (see `lg_scan_stack_start`). Returns how many it wrote.
 LG_HIDDEN size_t lg_scan_thread_stacks(const lg_scan_stop *stop, uintptr_t *markers);
+/// A range of memory to read, handed to a visitor with its context.
+typedef void (*lg_scan_range_visitor)(uintptr_t start, uintptr_t end, void *context);
+/// Hands `visit` each range of a stopped thread's signal frame that holds its registers at the
+/// interruption (x86_64: the general-purpose registers and the vector state XSAVE wrote); the stack
+/// read begins above them (`lg_scan_thread_stacks`), so the frame's unwritten gaps are never read.
+/// Elsewhere nothing: the stacks are read from the handlers' frames up, registers included.
+LG_HIDDEN void lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor visit, void *context);
 
 // MARK: holder_scan_memory.c — reading memory
 
@@ -97,6 +104,9 @@ LG_HIDDEN bool lg_scan_maps_contain(const char *text);
 /// Compares every word of every readable and writable mapping of the maps just read with the pass's
 /// targets; a mapping holding one of the `markers` (a stack) is read from the lowest marker in it up.
 LG_HIDDEN void lg_scan_mappings(lg_scan_job *job, const uintptr_t *markers, size_t marker_count);
+/// Compares every word of `[start, end)` — a stopped thread's registers in its signal frame — with the
+/// pass's targets, as memory in no malloc chunk.
+LG_HIDDEN void lg_scan_registers(lg_scan_job *job, uintptr_t start, uintptr_t end);
 /// Sorts `count` elements of `size` bytes (at most 64) in place, `before(a, b)` the order: a heap sort,
 /// O(n log n) with no allocation (glibc's qsort may call malloc, whose lock a stopped thread may hold).
 LG_HIDDEN void lg_scan_sort(void *base, size_t count, size_t size, bool (*before)(const void *a, const void *b));

@@ -371,6 +371,14 @@ void lg_scan_mappings(lg_scan_job *job, const uintptr_t *markers, size_t marker_
     }
 }
 
+void lg_scan_registers(lg_scan_job *job, uintptr_t start, uintptr_t end) {
+    job->map_start = start;
+    job->map_end = end;
+    job->map_heap = false;
+    job->map_main_heap = false;
+    lg_scan_range(job, start, end);
+}
+
 size_t lg_read_memory(uintptr_t address, void *buffer, size_t length) {
     struct iovec local = {buffer, length};
     struct iovec remote = {(void *)address, length};

@@ -1,15 +1,19 @@
 // Stopping every other thread for the holder scan, and resuming it (holder_scan.h).
 //
 // A realtime signal is sent to each thread in /proc/self/task; its handler runs on the thread's own
-// stack (no SA_ONSTACK), so the kernel's signal frame (all general-purpose and vector registers at the
-// interruption) lies on that stack, below the interrupted frames; the handler records its own stack
-// address and waits on a futex. The stack is then read from that address up, which covers the
-// registers, the red zone and every live frame, and nothing below (dead frames). libdispatch's worker
-// threads block every signal but the synchronous ones (SIGILL, SIGTRAP, SIGFPE, SIGBUS, SIGSEGV,
-// SIGSYS, SIGPIPE): a thread whose mask (SigBlk in /proc/self/task/TID/status) blocks the realtime
-// signal is sent SIGSYS instead, whose handler is chained: any SIGSYS that is not the scan's own
-// request goes to the program's previous disposition. Threads neither signal can reach make the scan
-// abstain: nothing is proven, so nothing is reported.
+// stack (no SA_ONSTACK) and waits on a futex. On x86_64 the handler records where the thread was
+// interrupted (its stack pointer) and its signal frame (the kernel's copy of the thread's registers):
+// the scan reads the thread's general-purpose registers and the vector registers XSAVE wrote, and the
+// stack from the red zone below the interrupted stack pointer up — every live frame — and nothing
+// between: the handler's own frames and the gaps of the signal frame the kernel leaves unwritten hold
+// stale words of dead frames, which would count as holders (a missed orphan; docs/how-it-works.md has
+// the measurement). Elsewhere the handler records its own stack address and the stack is read from
+// there up, registers and gaps included (conservative). libdispatch's worker threads block every
+// signal but the synchronous ones (SIGILL, SIGTRAP, SIGFPE, SIGBUS, SIGSEGV, SIGSYS, SIGPIPE): a
+// thread whose mask (SigBlk in /proc/self/task/TID/status) blocks the realtime signal is sent SIGSYS
+// instead, whose handler is chained: any SIGSYS that is not the scan's own request goes to the
+// program's previous disposition. Threads neither signal can reach make the scan abstain: nothing is
+// proven, so nothing is reported.
 
 #include "holder_scan.h"
 
@@ -24,6 +28,10 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <unistd.h>
 
 /// How long the scan waits for every thread to stop before it abstains.
@@ -35,7 +43,10 @@ typedef struct lg_scan_thread {
     _Atomic int tid;
     _Atomic uint32_t generation;
     _Atomic int stopped;
+    /// Where the scan reads the thread's stack from (0: the thread did not stop).
     _Atomic uintptr_t low;
+    /// The thread's signal frame (`ucontext_t`) when its registers are read from it, else 0.
+    _Atomic uintptr_t context;
 } lg_scan_thread;
 
 static lg_scan_thread *lg_scan_threads;
@@ -104,7 +115,21 @@ static void lg_scan_handler(int signal_number, siginfo_t *info, void *context) {
     if (atomic_load_explicit(&slot->generation, memory_order_acquire) == generation &&
         atomic_load_explicit(&lg_scan_resumed, memory_order_acquire) != generation) {
         volatile uintptr_t marker = 0;
-        atomic_store_explicit(&slot->low, (uintptr_t)&marker, memory_order_relaxed);
+        uintptr_t low = (uintptr_t)&marker;
+        uintptr_t frame = 0;
+#if defined(__x86_64__)
+        if (context != NULL) {
+            // The interrupted frames begin at the stack pointer; a leaf function may keep live words in
+            // the 128-byte red zone below it, which the kernel skipped when it built the signal frame.
+            uintptr_t sp = (uintptr_t)((const ucontext_t *)context)->uc_mcontext.gregs[REG_RSP];
+            if (sp > low + 128) {
+                low = (sp - 128) & ~(uintptr_t)7;
+                frame = (uintptr_t)context;
+            }
+        }
+#endif
+        atomic_store_explicit(&slot->context, frame, memory_order_relaxed);
+        atomic_store_explicit(&slot->low, low, memory_order_relaxed);
         atomic_store_explicit(&slot->stopped, 1, memory_order_release);
         // Wait for the resume, comparing against the value just checked (no lost wake-up), in slices
         // of 10 ms and never longer than LG_SCAN_WAIT_LIMIT: a thread never stays stopped for good.
@@ -264,6 +289,7 @@ static bool lg_scan_add_thread(int tid, void *context) {
     lg_scan_thread *slot = &lg_scan_threads[state->count++];
     atomic_store(&slot->stopped, 0);
     atomic_store(&slot->low, 0);
+    atomic_store(&slot->context, 0);
     atomic_store(&slot->tid, tid);
     return true;
 }
@@ -382,6 +408,83 @@ size_t lg_scan_thread_stacks(const lg_scan_stop *stop, uintptr_t *markers) {
         }
     }
     return count;
+}
+
+#if defined(__x86_64__)
+/// Where XSAVE's standard format (the one of a signal frame) keeps user state component `i` (CPUID leaf
+/// 0xD, sub-leaf `i`): its offset and size; 0 for a component this processor does not have.
+static uint32_t lg_xstate_offset[64];
+static uint32_t lg_xstate_size[64];
+static _Atomic int lg_xstate_known;
+
+static void lg_scan_read_xstate_layout(void) {
+    if (atomic_load_explicit(&lg_xstate_known, memory_order_acquire)) {
+        return;
+    }
+    for (unsigned component = 2; component < 64; component++) {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        // ECX bit 0: a supervisor component, never in a user signal frame.
+        if (__get_cpuid_count(0xD, component, &eax, &ebx, &ecx, &edx) && eax != 0 && (ecx & 1) == 0) {
+            lg_xstate_offset[component] = ebx;
+            lg_xstate_size[component] = eax;
+        }
+    }
+    atomic_store_explicit(&lg_xstate_known, 1, memory_order_release);
+}
+
+/// The kernel's mark that a signal frame's FPU state is in XSAVE format (`fpx_sw_bytes.magic1`, in the
+/// bytes 464–511 of the legacy area that the processor leaves to software).
+#define LG_FP_XSTATE_MAGIC1 0x46505853u
+
+static void lg_scan_visit_aligned(uintptr_t start, uintptr_t end, lg_scan_range_visitor visit, void *context) {
+    visit(start & ~(uintptr_t)7, (end + 7) & ~(uintptr_t)7, context);
+}
+#endif
+
+void lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor visit, void *visit_context) {
+#if defined(__x86_64__)
+    lg_scan_read_xstate_layout();
+    for (unsigned i = 0; i < stop->thread_count; i++) {
+        uintptr_t frame = atomic_load(&lg_scan_threads[i].context);
+        if (frame == 0 || atomic_load(&lg_scan_threads[i].low) == 0) {
+            continue;
+        }
+        const ucontext_t *context = (const ucontext_t *)frame;
+        // Every general-purpose register at the interruption.
+        const greg_t *registers = context->uc_mcontext.gregs;
+        lg_scan_visit_aligned((uintptr_t)registers, (uintptr_t)(registers + NGREG), visit, visit_context);
+        uintptr_t state = (uintptr_t)context->uc_mcontext.fpregs;
+        if (state == 0) {
+            continue;
+        }
+        // The legacy area: x87/MMX registers at 32, XMM0–15 at 160 (to 416); then, with XSAVE, the
+        // header's XSTATE_BV (at 512) says which components were written (a clear bit: the component is
+        // in its initial state, all zeros, and its bytes in the frame are not the thread's).
+        const uint32_t *software = (const uint32_t *)(state + 464);
+        if (software[0] != LG_FP_XSTATE_MAGIC1) {
+            lg_scan_visit_aligned(state + 32, state + 416, visit, visit_context);
+            continue;
+        }
+        uint64_t features = *(const uint64_t *)(state + 464 + 8);
+        uint32_t size = software[4];
+        uint64_t written = *(const uint64_t *)(state + 512) & features;
+        if ((written & 1) != 0) {
+            lg_scan_visit_aligned(state + 32, state + 160, visit, visit_context);
+        }
+        if ((written & 2) != 0) {
+            lg_scan_visit_aligned(state + 160, state + 416, visit, visit_context);
+        }
+        for (unsigned component = 2; component < 64; component++) {
+            uint32_t offset = lg_xstate_offset[component];
+            uint32_t length = lg_xstate_size[component];
+            if ((written >> component & 1) != 0 && length != 0 && offset >= 576 && offset + length <= size) {
+                lg_scan_visit_aligned(state + offset, state + offset + length, visit, visit_context);
+            }
+        }
+    }
+#else
+    (void)stop, (void)visit, (void)visit_context;  // the stacks are read from the handlers' frames up
+#endif
 }
 
 bool lg_scan_resume_threads(const lg_scan_stop *stop) {

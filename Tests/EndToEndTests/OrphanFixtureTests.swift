@@ -27,6 +27,23 @@ struct OrphanFixtureTests {
         #expect(Set(report.cycles.compactMap(\.fingerprint)).count == 2)
     }
 
+    @Test(
+        "a thread blocked at exit whose dead stack is full of an orphan's address (where the kernel builds the signal frame that stops it): still an orphan; a local of a blocked thread holds",
+        arguments: Optimization.allCases)
+    func staleStackBelowStoppedThread(_ optimization: Optimization) async throws {
+        // The scan reads a stopped thread's registers and its stack from the red zone up; before, it read
+        // from the stop handler's frame up, and the signal frame's unwritten gaps (stale words of dead
+        // frames) held the Token in every run.
+        let program = try await FixtureBuilds.shared.executable("OrphanedRetain", optimization).path
+        async let held = LeakgraphRun.run(program, ["threadLocal"])
+        let run = try await LeakgraphRun.run(program, ["staleStack"])
+        let report = expectLeaks(
+            run, LeakExpectation([CycleShape(members: ["Fixture.Token"], holds: ["Fixture.Payload", "(arrayStorage)"])]),
+            program: program, mode: "staleStack")
+        #expect(report?.cycles.allSatisfy { $0.kind == LeakReport.Cycle.orphanKind } == true)
+        expectNoLeaks(try await held, program: program, mode: "threadLocal")
+    }
+
     @Test("the text names the orphan; an object retained from a queued DispatchWorkItem's block is named in a diagnostic, not reported")
     func opaqueHolders() async throws {
         let program = try await FixtureBuilds.shared.executable("OrphanedRetain", .release).path

@@ -7,6 +7,10 @@
 // `Int(bitPattern:)` in a global — the conservative scan finds it: held, nothing leaks.
 // threadLocal: a second thread holds the only reference in a local while it is blocked in a wait at
 // exit — held, nothing leaks.
+// staleStack: a second thread makes a Token, drops its `passRetained`, fills its dead stack — the 15 KB
+// below its live frames, where the kernel builds the signal frame that stops it for the scan — with
+// copies of the Token's address, and blocks at exit: the frame's unwritten gaps are no holders, so the
+// Token is an orphan (holding its Payload). (makeShape's own Token is freed.)
 // timerCycle: an unscheduled `Timer` whose block captures its owner — a real leak whose references run
 // through CoreFoundation's timer: the Timer retains itself for its `CFRunLoopTimer`'s context, a word in
 // C memory no metadata describes. The holder scan finds it there, inside the leaked timer object, so the
@@ -21,7 +25,7 @@ import Glibc
 
 // MARK: - Fixture plumbing: parseMode, watch and finish come from Tests/Fixtures/Support/FixturePlumbing.swift
 
-enum Mode: String, CaseIterable { case leak, fixed, rawGlobal, bitPatternGlobal, threadLocal, timerCycle, timerInvalidated }
+enum Mode: String, CaseIterable { case leak, fixed, rawGlobal, bitPatternGlobal, threadLocal, staleStack, timerCycle, timerInvalidated }
 
 let mode = parseMode(Mode.self)
 
@@ -85,6 +89,8 @@ func makeShape() {
         keptBits = Int(bitPattern: Unmanaged.passRetained(token).toOpaque())
     case .threadLocal:
         startWaitingThread(holding: token)
+    case .staleStack:
+        startThreadWithStaleStack()
     case .timerCycle:
         let poller = Poller()
         poller.start()
@@ -129,6 +135,57 @@ func startWaitingThread(holding token: Token) {
             withExtendedLifetime(token) {}
             return nil
         }, context)
+    sem_wait(&ready)
+}
+
+/// The stale-stack thread keeps the orphan's address xor this: neither the address nor its complement.
+let staleMask: UInt = 0x0000_5a5a_5a5a_5a58
+
+/// A new Token retained for good, its address masked; called below `fillDeadStack`'s buffer, so what
+/// its frame leaves lies deeper than anything the scan reads.
+@inline(never)
+func makeOrphanToken() -> UInt {
+    let token = Token()
+    watch(token)
+    watch(token.payload)
+    return UInt(bitPattern: Unmanaged.passRetained(token).toOpaque()) ^ staleMask
+}
+
+/// Makes the orphan and fills this function's 16 KB stack buffer, all but its top 1 KB (nearest the
+/// caller: where the blocked thread's live frames and red zone will be), with its address; the buffer
+/// is dead stack once this returns.
+@inline(never)
+func fillDeadStack() {
+    // A local `InlineArray` lives in this frame (a temporary allocation this large would be malloc'd).
+    var buffer = InlineArray<2048, UInt>(repeating: 0)
+    let maskedAddress = makeOrphanToken()
+    // One call per word, so no vector register is left holding the address (a register is a holder).
+    for index in 0..<(2048 - 128) { store(maskedAddress, into: &buffer, at: index) }
+    blackHole(buffer[0] &+ buffer[1919])
+}
+
+@inline(never)
+func store(_ maskedAddress: UInt, into buffer: inout InlineArray<2048, UInt>, at index: Int) {
+    buffer[index] = maskedAddress ^ staleMask
+}
+
+@inline(never)
+func blackHole(_ value: UInt) { if value == 1 { print(value) } }
+
+/// A thread that makes an orphan, leaves copies of its address in its dead stack, and blocks for good.
+@inline(never)
+func startThreadWithStaleStack() {
+    sem_init(&ready, 0, 0)
+    sem_init(&never, 0, 0)
+    var thread = pthread_t()
+    pthread_create(
+        &thread, nil,
+        { _ in
+            fillDeadStack()
+            sem_post(&ready)
+            sem_wait(&never)
+            return nil
+        }, nil)
     sem_wait(&ready)
 }
 
