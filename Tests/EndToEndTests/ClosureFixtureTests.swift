@@ -204,12 +204,14 @@ struct ClosureFixtureTests {
     @Test("closures inside tuples and indirect enum payloads: lowered function types laid out by the walk", arguments: Optimization.allCases)
     func closuresInTuples(_ optimization: Optimization) async throws {
         // The payload box of `indirect case step(name:run:next:)` and a context capturing a tuple
-        // `(name:run:)` name their types with lowered function types, which the runtime cannot build.
+        // `(name:run:)` name their types with lowered function types, which the runtime cannot build; a
+        // generic enum's payload box names its `() -> Action?` with a substituted function type.
         let report = try await checkKindFixture(
             "ClosuresInTuples", optimization,
             leaking: LeakExpectation([
                 CycleShape(members: ["Fixture.Pipeline", "(box)"], holds: ["(box)"]),
                 CycleShape(members: ["Fixture.Router", "(closureContext)"]),
+                CycleShape(members: ["Fixture.Store<Swift.String>", "(box)"]),
             ]),
             edges: [
                 "Fixture.Pipeline —steps (.step) (indirect)→ (box)",
@@ -217,6 +219,8 @@ struct ClosureFixtureTests {
                 "(box) —value.next (.step) (indirect)→ (box)",
                 "Fixture.Router —route (closure)→ (closureContext)",
                 "(closureContext) —capture[0].run (closure)→ Fixture.Router",
+                "Fixture.Store<Swift.String> —pending (.run) (indirect)→ (box)",
+                "(box) —value.work (closure)→ Fixture.Store<Swift.String>",
             ])
         #expect(report?.diagnostics == [])
     }

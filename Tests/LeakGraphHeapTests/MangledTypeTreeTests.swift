@@ -42,6 +42,25 @@ struct MangledTypeTreeTests {
         #expect(elements("SS4name_Ieg_3runSi4nextt") == ["name:SS:type", "run:Ieg_:thick", "next:Si:type"])
     }
 
+    @Test("a substituted function type (a closure stored in a generic enum's indirect payload) is a pointer and a context; it mentions only its substitutions' generic parameters")
+    func substitutedFunctions() throws {
+        // (@substituted <A where A: ~Copyable, A: ~Escapable> () -> @out A? for <String>, then: String?)
+        #expect(elements("xSgRi_zRi0_zlySSIsegr__SSSg4thent") == ["_:xSgRi_zRi0_zlySSIsegr_:thick", "then:SSSg:type"])
+        // (String, (@substituted <A …> (@in_guaranteed A) -> @out A for <Int>)?)
+        #expect(elements("SS_xxRi_zRi0_zlySiIsegnr_Sgt") == ["_:SS:type", "_:xxRi_zRi0_zlySiIsegnr_Sg:optional"])
+        // for <B>: the closure's own τ_0_1, not the pattern's τ_0_0.
+        let node = try #require(parse("xSgRi_zRi0_zlyq_Isegr__Sit"))
+        guard case .tuple(let elements) = node.shape else {
+            Issue.record("not a tuple")
+            return
+        }
+        #expect(elements[0].node.parameters == [GenericParameter(depth: 0, index: 1)])
+        // Invocation substitutions, layout constraints and signatures left without a function: not read.
+        #expect(parse("xSgRi_zRi0_zlySSIsIegr_") == nil)
+        #expect(parse("xSgRlzNlySSIsegr_") == nil)
+        #expect(parse("xRi_zl") == nil)
+    }
+
     @Test("a lowered function's parameter and result types belong to it")
     func functionOperands() {
         #expect(elements("Si_SiSbIegyd_t") == ["_:Si:type", "_:SiSbIegyd_:thick"])

@@ -15,8 +15,8 @@ import CLeakGraphMetadata
 /// recorded in the order the demangler records them, and `A…` names one of them again — and its word
 /// table (an identifier `0A5Error` reuses the word `on` of an earlier `onSuccess`). It accepts a
 /// deliberately small part of the grammar and returns `nil` for anything else (associated types, opaque
-/// types, generic signatures, local and private names, differentiable functions, coroutines…), so a name
-/// it cannot split exactly is never laid out by guesswork.
+/// types, generic signatures but a substituted function type's, local and private names, differentiable
+/// functions, coroutines…), so a name it cannot split exactly is never laid out by guesswork.
 struct MangledTypeTree {
     /// One type within the name.
     struct Node {
@@ -145,6 +145,8 @@ struct MangledTypeTree {
         case listStart(Int)  // `y`: an empty list, or the start of a bound generic's arguments
         case separator(Int)  // `_`: after a list's first element
         case marker(start: Int, standalone: Bool)  // a function annotation (`Ya`, `K`, `YK`…), a variadic `d`
+        case requirement(Int)  // `R…`: one requirement of a generic signature being read
+        case signature(Int)  // `l`, `r…l`: a generic signature (of a substituted function type's pattern)
     }
 
     private enum Substitution {
@@ -306,9 +308,55 @@ struct MangledTypeTree {
             case UInt8(ascii: "_"):
                 index += 1
                 stack.append(.separator(start))
+            case UInt8(ascii: "R"):
+                index += 1
+                return requirement(start: start)
+            case UInt8(ascii: "l"), UInt8(ascii: "r"):
+                index += 1
+                return genericSignature(start: start, counted: byte == UInt8(ascii: "r"))
             default:
                 return false
             }
+            return true
+        }
+
+        // MARK: Generic signatures (the pattern of a substituted function type)
+
+        /// A requirement after its `R`: an inverse one (`Ri` INDEX GENERIC-PARAM-INDEX: `~Copyable`,
+        /// `~Escapable`), a conformance to the protocol before it (`R` GENERIC-PARAM-INDEX), a base class or
+        /// a same-type requirement on the type before it (`Rb`, `Rs`). Anything else (layout constraints,
+        /// associated-type paths, packs, values) is not read.
+        mutating func requirement(start: Int) -> Bool {
+            if next("i") {
+                guard mangledIndex() != nil, genericParameter() != nil else { return false }
+            } else if next("b") || next("s") {
+                guard popNode() != nil, genericParameter() != nil else { return false }
+            } else {
+                guard let letter = peek(),
+                    letter == UInt8(ascii: "z") || letter == UInt8(ascii: "d")
+                        || letter == UInt8(ascii: "_") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(letter),
+                    let conformed = popNode(), case .nominal(let nominal) = conformed.shape, nominal.isProtocol,
+                    genericParameter() != nil
+                else { return false }
+            }
+            stack.append(.requirement(start))
+            return true
+        }
+
+        /// A generic signature's end: `l` (one generic parameter), or `r`, one count per depth, `l`; it takes
+        /// the requirements just before it.
+        mutating func genericSignature(start: Int, counted: Bool) -> Bool {
+            if counted {
+                while !next("l") {
+                    guard next("z") || mangledIndex() != nil else { return false }
+                }
+            }
+            var first = start
+            while case .requirement(let requirementStart)? = stack.last {
+                stack.removeLast()
+                first = requirementStart
+            }
+            stack.append(.signature(first))
             return true
         }
 
@@ -793,9 +841,25 @@ struct MangledTypeTree {
         /// A lowered function type after its `I` (FUNC-ATTRIBUTES `_`): escaping, `@isolated(any)`, the
         /// callee convention, a representation, `@Sendable`, async, a sending result, then one convention
         /// letter per parameter, result, yield and error result — and pops one type per convention.
+        ///
+        /// A substituted function type (`@substituted <τ_0_0> () -> @out τ_0_0 for <String>`: the pattern's
+        /// operand types, its generic signature, the substitutions in a `y` list, then `Is…`) is still a
+        /// pointer and a context: its operands are in the pattern's own generic context, so the node
+        /// mentions only the generic parameters of its substitutions.
         mutating func implFunction(start: Int) -> Node? {
             let params: Set<UInt8> = Set("iclbnXxygevpm".utf8)
             let results: Set<UInt8> = Set("roduak".utf8)
+            var substitutions: [Node]?
+            if next("s") {
+                var list: [Node] = []
+                while let node = popNode() { list.append(node) }
+                guard case .listStart? = stack.last else { return nil }
+                stack.removeLast()
+                guard case .signature? = stack.last else { return nil }
+                stack.removeLast()
+                substitutions = list
+            }
+            guard peek() != UInt8(ascii: "I"), peek() != UInt8(ascii: "P") else { return nil }  // invocation subs
             _ = next("e")  // escaping
             _ = next("A")  // @isolated(any): still a pointer and a context
             guard let callee = peek(), Set("ygxt".utf8).contains(callee) else { return nil }
@@ -836,7 +900,13 @@ struct MangledTypeTree {
                 parts.append(operand)
                 operandStart = operand.start
             }
-            return composite(start: operandStart, parts: parts, shape: .function(representation))
+            guard let substitutions else {
+                return composite(start: operandStart, parts: parts, shape: .function(representation))
+            }
+            var node = composite(
+                start: operandStart, parts: parts + substitutions, standalone: false, shape: .function(representation))
+            node.parameters = substitutions.reduce(into: Set<GenericParameter>()) { $0.formUnion($1.parameters) }
+            return node
         }
     }
 }

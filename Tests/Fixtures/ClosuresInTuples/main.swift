@@ -8,8 +8,12 @@
 //         step's `run` captures the pipeline: Pipeline ⇄ the first payload box (1 root cycle of 2, holding
 //         the second box); a `Router` whose `route` closure captures a tuple `(name:, run:)` whose
 //         optional `run` captures the router: Router → route's context → run → Router (1 root cycle
-//         of 2). 2 root cycles, 5 leaked objects.
-// fixed:  the same with `[weak pipeline]`, and a `nil` `run` — nothing leaks.
+//         of 2); a `Store<String>` whose `pending` effect is a generic `indirect enum Effect<Action>`'s
+//         `.run(work:then:)` whose `work` (`() -> Action?`) captures the store: the payload box names
+//         the closure with a substituted function type (`@substituted <A> () -> @out A? for <String>`),
+//         still a pointer and a context: Store ⇄ the box (1 root cycle of 2). 3 root cycles, 7 leaked
+//         objects.
+// fixed:  the same with `[weak pipeline]`, a `nil` `run` and `[weak store]` — nothing leaks.
 
 import Glibc
 
@@ -28,6 +32,17 @@ final class Pipeline {
     var steps: Step = .done
     var runs = 0
     func advance() { runs += 1 }
+}
+
+indirect enum Effect<Action> {
+    case run(work: () -> Action?, then: Effect<Action>)
+    case none
+}
+
+final class Store<Action> {
+    var pending: Effect<Action> = .none
+    var sent: [Action] = []
+    func send(_ action: Action) { sent.append(action) }
 }
 
 final class Router {
@@ -68,10 +83,22 @@ func makeRouter() -> Router {
 }
 
 @inline(never)
+func makeStore() -> Store<String> {
+    let store = Store<String>()
+    watch(store)
+    if mode == .leak {
+        store.pending = .run(work: { store.send("load"); return "loaded" }, then: .none)
+    } else {
+        store.pending = .run(work: { [weak store] in store?.send("load"); return "loaded" }, then: .none)
+    }
+    return store
+}
+
+@inline(never)
 func escape(_ objects: [AnyObject]) -> Int {
     objects.count
 }
 
-let made = escape([makePipeline(), makeRouter()])
-finish(expectingAlive: mode == .leak ? 2 : 0)
-exit(made == 2 ? 0 : 1)
+let made = escape([makePipeline(), makeRouter(), makeStore()])
+finish(expectingAlive: mode == .leak ? 3 : 0)
+exit(made == 3 ? 0 : 1)
