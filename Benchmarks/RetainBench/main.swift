@@ -27,8 +27,9 @@ final class Cold {
 // shim's definition first) and called through the pointer, so the optimizer cannot pair and remove them.
 typealias RetainFunction = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer
 typealias ReleaseFunction = @convention(c) (UnsafeMutableRawPointer) -> Void
-let runtimeRetain = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_retain")!, to: RetainFunction.self)
-let runtimeRelease = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_release")!, to: ReleaseFunction.self)
+let defaultScope = UnsafeMutableRawPointer(bitPattern: 0)
+let runtimeRetain = unsafeBitCast(dlsym(defaultScope, "swift_retain")!, to: RetainFunction.self)
+let runtimeRelease = unsafeBitCast(dlsym(defaultScope, "swift_release")!, to: ReleaseFunction.self)
 
 func nanoseconds() -> UInt64 {
     var now = timespec()
@@ -50,7 +51,7 @@ func timePairs(_ object: AnyObject, pairs: Int) -> Double {
 
 /// The retains a symbol-interposing shim counted so far (`retain_shim_count`), or nil without one.
 func shimCount() -> UInt64? {
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "retain_shim_count") else { return nil }
+    guard let symbol = dlsym(defaultScope, "retain_shim_count") else { return nil }
     return symbol.load(as: UInt64.self)
 }
 
