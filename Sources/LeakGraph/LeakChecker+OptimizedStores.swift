@@ -15,11 +15,24 @@ extension LeakChecker {
     /// no store into that offset is on that line loses its line (the function alone is named): it is a
     /// caller's retain of an argument passed +1 to the callee that stores it.
     ///
+    /// A reference that is not a stored property of its holder (an element of a collection's storage, a
+    /// closure's capture, a payload in a box) has no store the function's code shows at a known offset: an
+    /// element is written by the standard library at a computed address, and a store at the same offset
+    /// into another object on the retain's line proves nothing (measured: `Room.members[0]` named the
+    /// line of `member.room = self`). In optimized code its retain's line is not stated: the function alone
+    /// is named.
+    ///
     /// Reads the holder's memory: call it while the leaked objects are alive (they are, being leaked).
     static func placingOptimizedStores(
         _ site: StoreSite, of reference: Reference, in graph: ObjectGraph, symbolizer: Symbolizer,
         executablePath: String?
     ) -> StoreSite {
+        guard LeakAnalysis.isStoredProperty(reference.path) else {
+            var unplaced = site
+            unplaced.site = site.site.map { withoutOptimizedLine($0, symbolizer: symbolizer) }
+            unplaced.candidates = site.candidates.map { withoutOptimizedLine($0, symbolizer: symbolizer) }
+            return unplaced
+        }
         guard let offset = fieldOffset(of: reference, in: graph) else { return site }
         var placed = site
         placed.site = site.site.map {
@@ -100,6 +113,20 @@ extension LeakChecker {
             function: innermost.function, file: innermost.file, line: innermost.line, isUserCode: true, address: nearest
         )
         return placed
+    }
+
+    /// `candidate` without its line when it is a retain in optimized code (an allocation's line — where
+    /// the object was made — and a write's stay).
+    private static func withoutOptimizedLine(_ candidate: StoreSite.Candidate, symbolizer: Symbolizer)
+        -> StoreSite.Candidate
+    {
+        guard candidate.evidence == .retain, let frame = candidate.frame, frame.line != nil,
+            let address = frame.address, address > 0, symbolizer.isOptimizedCode(at: address - 1) == true
+        else { return candidate }
+        var unplaced = candidate
+        unplaced.frame?.line = nil
+        unplaced.frame?.file = nil
+        return unplaced
     }
 
     private static func distance(_ a: UInt, _ b: UInt) -> UInt { a > b ? a - b : b - a }

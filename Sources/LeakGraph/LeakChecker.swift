@@ -304,7 +304,8 @@ public enum LeakChecker {
                 analysis.graph.retainHistories.isEmpty
                 ? [:]
                 : analysis.storeSites(
-                    fieldOffsets: fieldOffsets(in: analysis.graph)
+                    fieldOffsets: fieldOffsets(in: analysis.graph),
+                    pairsByEqualStacks: Self.pairsHistoriesByEqualStacks
                 ) { stackID in
                     if symbolizer == nil { symbolizer = Result { try Symbolizer() } }
                     guard case .success(let symbolizer) = symbolizer else { return [] }

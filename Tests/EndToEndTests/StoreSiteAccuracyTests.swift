@@ -44,10 +44,15 @@ struct StoreSiteAccuracyTests {
 
     static let output = ProcessInfo.processInfo.environment["LEAKGRAPH_STORE_SITE_ACCURACY"]
 
-    /// The fixtures with a `Mode` enum, and their modes but `fixed`.
+    /// The fixtures with a `Mode` enum, and their modes but `fixed` (only those LEAKGRAPH_STORE_SITE_FIXTURES
+    /// names, comma-separated, when it is set).
     static func fixtures() -> [(name: String, modes: [String])] {
         let folder = FixtureBuilds.fixturesDirectory
+        let only = ProcessInfo.processInfo.environment["LEAKGRAPH_STORE_SITE_FIXTURES"].map {
+            Set($0.split(separator: ",").map(String.init))
+        }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+            .filter { only?.contains($0) ?? true }
         var found: [(String, [String])] = []
         for name in names where name != "Support" {
             let source = folder.appendingPathComponent(name).appendingPathComponent("main.swift")

@@ -77,6 +77,20 @@ import Testing
         return "\(frame.function):\(frame.line.map(String.init) ?? "?")"
     }
 
+    @Test("pairing by equal stacks (Mozilla's rule) cancels only a retain and release made on one path: build()'s release of its own +1 matches no stack, so two +1s are left for one reference")
+    func equalStacksLeaveOwnershipReleasesUnmatched() {
+        let balancer = RetainBalancer(typeName: "Fixture.Room", pairing: .equalStacks)
+        let (plus, minus) = balancer.units(of: Self.roomHistory, frames: Self.frames)
+        let outcome = balancer.balance(plus: plus, minus: minus)
+        // log's pair names log() then build() both times: cancelled. build()'s release (stack [build]) has
+        // no +1 with that stack: the allocation's and join's are both left.
+        #expect(outcome.survivors.map(\.event.sequence) == [1, 2])
+        let (analysis, intoRoom, _) = Self.cycle(room: Self.roomHistory)
+        let site = analysis.storeSites(pairsByEqualStacks: true, frames: Self.frames)[intoRoom]
+        #expect(site?.verdict == .notKnown)
+        #expect(analysis.storeSites(frames: Self.frames)[intoRoom]?.verdict == .known)
+    }
+
     @Test func balancedPairsAreCancelledAndTheUnbalancedRetainIsTheStoreSite() {
         let balancer = RetainBalancer(typeName: "Fixture.Room")
         let (plus, minus) = balancer.units(of: Self.roomHistory, frames: Self.frames)

@@ -15,9 +15,13 @@ extension LeakAnalysis {
     /// - Parameters:
     ///   - fieldOffsets: per reference index, the byte offset in its holder of the word that holds it
     ///     (read from memory by the check); references without one are attributed from retains only.
+    ///   - pairsByEqualStacks: balance by equal stacks instead of by ownership (Mozilla's rule), to
+    ///     measure the two side by side (`LEAKGRAPH_HISTORY_BALANCER=stacks`); never the default.
     ///   - frames: the symbolized frames of a recorded stack, innermost first, inlined calls expanded.
     /// - Complexity: O(*e*²) per object for *e* events in its history.
-    public func storeSites(fieldOffsets: [Int: Int] = [:], frames: (UInt32) -> [HistoryFrame]) -> [Int: StoreSite] {
+    public func storeSites(
+        fieldOffsets: [Int: Int] = [:], pairsByEqualStacks: Bool = false, frames: (UInt32) -> [HistoryFrame]
+    ) -> [Int: StoreSite] {
         var sites: [Int: StoreSite] = [:]
         guard !graph.retainHistories.isEmpty else { return sites }
         var inEdges: [Int: [Int]] = [:]
@@ -43,7 +47,9 @@ extension LeakAnalysis {
                 }
             }
             guard !unresolved.isEmpty else { continue }
-            let attributed = attribute(node: node, history: history, edges: edges, frames: cachedFrames)
+            let attributed = attribute(
+                node: node, history: history, edges: edges, pairing: pairsByEqualStacks ? .equalStacks : .ownership,
+                frames: cachedFrames)
             for edge in unresolved { sites[edge] = attributed[edge] }
         }
         return sites
@@ -71,7 +77,7 @@ extension LeakAnalysis {
 
     /// Whether `path` is a stored property of its object, perhaps through an `Optional`, an existential or
     /// a closure's context — the word a modify access of that property writes.
-    static func isStoredProperty(_ path: ReferencePath) -> Bool {
+    public static func isStoredProperty(_ path: ReferencePath) -> Bool {
         guard case .property = path.steps.first else { return false }
         return path.steps.dropFirst().allSatisfy { step in
             switch step {
@@ -82,10 +88,11 @@ extension LeakAnalysis {
     }
 
     private func attribute(
-        node: Int, history: RetainHistory, edges: [Int], frames: (UInt32) -> [HistoryFrame]
+        node: Int, history: RetainHistory, edges: [Int], pairing: RetainBalancer.Pairing,
+        frames: (UInt32) -> [HistoryFrame]
     ) -> [Int: StoreSite] {
         let object = graph.nodes[node]
-        let balancer = RetainBalancer(typeName: object.typeName)
+        let balancer = RetainBalancer(typeName: object.typeName, pairing: pairing)
         let (plus, minus) = balancer.units(of: history, frames: frames)
         let candidates = plus.map(Self.candidate)
         var result: [Int: StoreSite] = [:]

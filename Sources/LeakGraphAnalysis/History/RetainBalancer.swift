@@ -16,9 +16,19 @@ import LeakGraphModel
 /// release could have taken it instead of the +1 it took from another site: swapping the two would leave
 /// the other site standing.
 ///
-/// The method and what it was measured on: docs/how-it-works.md ("Where a reference was stored"); a
-/// comparison with a balancer that pairs by equal stacks (Mozilla's refcount balancer) is not made yet.
+/// The method and what it was measured on: docs/how-it-works.md ("Where a reference was stored"), beside
+/// a balancer that pairs by equal stacks instead (``Pairing/equalStacks``, Mozilla's refcount balancer's
+/// rule), kept to measure the two side by side.
 struct RetainBalancer {
+    /// How a release finds the +1 it balances.
+    enum Pairing: Sendable {
+        /// By ownership (the releasing function owns the +1), the latest; a field's release takes any.
+        case ownership
+        /// With the +1 whose stack names the same functions, the latest (Mozilla's balancer pairs AddRef and
+        /// Release calls with matching stacks); a release no +1 matches balances nothing.
+        case equalStacks
+    }
+
     /// One +1 or −1 of the history (an event of count n is n units).
     struct Unit {
         var event: RetainEvent
@@ -42,6 +52,7 @@ struct RetainBalancer {
     }
 
     let typeName: String
+    var pairing: Pairing = .ownership
 
     /// Splits events into units and finds each +1's owner.
     func units(of history: RetainHistory, frames: (UInt32) -> [HistoryFrame]) -> (plus: [Unit], minus: [Unit]) {
@@ -110,8 +121,15 @@ struct RetainBalancer {
         var couldBe: [[Int]] = Array(repeating: [], count: plus.count)
         for release in minus {
             let open = plus.indices.filter { !taken[$0] && plus[$0].event.sequence < release.event.sequence }
-            let owned = release.isFieldRelease ? [] : open.filter { Self.owns(plus[$0], release) }
-            let pool = owned.isEmpty ? open : owned
+            let pool: [Int]
+            switch pairing {
+            case .ownership:
+                let owned = release.isFieldRelease ? [] : open.filter { Self.owns(plus[$0], release) }
+                pool = owned.isEmpty ? open : owned
+            case .equalStacks:
+                let functions = release.frames.map(\.function)
+                pool = open.filter { plus[$0].frames.map(\.function) == functions }
+            }
             guard let chosen = pool.last else { continue }
             taken[chosen] = true
             couldBe[chosen] = pool.filter { $0 != chosen }
