@@ -51,6 +51,9 @@ public struct LeakCheckSteps: Sendable, Equatable {
     /// heap was frozen only for the snapshot of the addresses and the fork (``frozen``), and ``walk``
     /// and ``leakedGraph`` ran in the child while the program went on.
     public var walkedInChild = false
+    /// How many types' layouts the forked child had to build itself (the parent had not prepared them
+    /// after an earlier child's walk); 0 when the walk did not run in a child.
+    public var childLayoutsBuilt = 0
     /// Why a walk asked of a forked child was done frozen instead (the child could not be made, did not
     /// finish in time, or ended without its result); `nil` when none was asked or it succeeded.
     public var childWalkFailure: String?
