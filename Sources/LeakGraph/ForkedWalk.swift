@@ -3,6 +3,7 @@ import LeakGraphAnalysis
 import LeakGraphHeap
 import LeakGraphModel
 import LeakGraphRecording
+import Synchronization
 
 /// A check's first walk done in a forked child (``LeakChecker/capturedGraphInChild(liveTypes:timeout:steps:)``):
 /// the child walks its copy-on-write instant of the heap and finds the leaked objects exactly as
@@ -39,14 +40,17 @@ struct ForkedWalk: Codable {
     /// (``LeakCheckSteps/leakedGraph``), in nanoseconds.
     var walkNanoseconds: Int64
     var leakedGraphNanoseconds: Int64
+    /// The metadata of the types whose layouts the child built (the parent had not prepared them): the
+    /// parent builds them after the check, for the next child (``LeakChecker/childWalker``).
+    var newLayoutMetadata: [UInt64]
 
-    /// The walk of `objects` (every tracked object, ascending; the heap frozen): the leaked objects'
-    /// graph. Runs in the child.
-    init(objects: UnsafeBufferPointer<UInt>, liveTypes: Bool) {
+    /// The walk of `objects` (every tracked object, ascending; the heap frozen) with `walker`, a copy
+    /// of the parent's, whose layouts are already built: the leaked objects' graph. Runs in the child.
+    init(objects: UnsafeBufferPointer<UInt>, liveTypes: Bool, walker: HeapWalker) {
         let clock = ContinuousClock()
         let start = clock.now
         let record = LeakChecker.frozenRecords(objects)
-        let walker = HeapWalker()
+        let prepared = Set(walker.layoutMetadata)
         let scan = walker.scan(addresses: objects, record: record)
         let walked = clock.now
         let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
@@ -64,6 +68,7 @@ struct ForkedWalk: Codable {
         liveBytes = scan.liveBytes
         walkNanoseconds = Self.nanoseconds(walked - start)
         leakedGraphNanoseconds = Self.nanoseconds(clock.now - walked)
+        newLayoutMetadata = walker.layoutMetadata.filter { !prepared.contains($0) }.map(UInt64.init)
     }
 
     /// The graph of the leaked objects, as the child built it.
@@ -102,8 +107,23 @@ extension LeakChecker {
     /// reason in `steps.childWalkFailure`, when the child gave no graph (it could not be made, did not
     /// finish within `timeout` and was killed, or crashed): the caller walks frozen instead.
     static func capturedGraphInChild(liveTypes: Bool, timeout: Duration, steps: inout LeakCheckSteps) -> ObjectGraph? {
+        childWalker.withLock { walker in
+            capturedGraphInChild(liveTypes: liveTypes, timeout: timeout, walker: walker, steps: &steps)
+        }
+    }
+
+    /// The walker each forked child starts from: the layouts of every type an earlier child met, built
+    /// here after that child's check (``HeapWalker/prepareLayouts(of:)``: metadata only, while the
+    /// program runs), so that a child reads the objects of known types without calling into the
+    /// runtime, whose locks another thread may have held at the fork. Locked for a check's fork and
+    /// the preparation after it (one check at a time uses it).
+    static let childWalker = Mutex(HeapWalker())
+
+    private static func capturedGraphInChild(
+        liveTypes: Bool, timeout: Duration, walker: HeapWalker, steps: inout LeakCheckSteps
+    ) -> ObjectGraph? {
         let (outcome, pause) = ForkedChild.withFrozenObjects(timeout: timeout) { objects in
-            let walk = ForkedWalk(objects: objects, liveTypes: liveTypes)
+            let walk = ForkedWalk(objects: objects, liveTypes: liveTypes, walker: walker)
             return (try? Array(JSONEncoder().encode(walk))) ?? []
         }
         steps.frozen = pause
@@ -121,6 +141,8 @@ extension LeakChecker {
             steps.leakedGraph = .nanoseconds(walk.leakedGraphNanoseconds)
             steps.liveBytes = walk.liveBytes
             steps.walkedInChild = true
+            steps.childLayoutsBuilt = walk.newLayoutMetadata.count
+            _ = walker.prepareLayouts(of: walk.newLayoutMetadata.map { UInt($0) })
             // Retain histories (`--history`) are read from this process's log: the leaked objects'
             // events since their allocation (a leaked object has no later ones).
             var graph = walk.graph

@@ -31,6 +31,9 @@ public struct LeakCheckSteps: Sendable, Equatable {
     public var analysis: Duration = .zero
     /// Symbolizing the creation stacks of the leaked objects.
     public var symbolization: Duration = .zero
+    /// Whether the creation stacks were symbolized in `leakgraph run`'s process (`LG_ENV_SYMBOLIZER`:
+    /// this process read no debug information for them) rather than in this one.
+    public var symbolizedInLeakgraph = false
     /// Building the report value (symbolization excluded).
     public var report: Duration = .zero
     /// Writing the report's files (`leakgraph run`; zero otherwise).
@@ -48,6 +51,9 @@ public struct LeakCheckSteps: Sendable, Equatable {
     /// heap was frozen only for the snapshot of the addresses and the fork (``frozen``), and ``walk``
     /// and ``leakedGraph`` ran in the child while the program went on.
     public var walkedInChild = false
+    /// How many types' layouts the forked child had to build itself (the parent had not prepared them
+    /// after an earlier child's walk); 0 when the walk did not run in a child.
+    public var childLayoutsBuilt = 0
     /// Why a walk asked of a forked child was done frozen instead (the child could not be made, did not
     /// finish in time, or ended without its result); `nil` when none was asked or it succeeded.
     public var childWalkFailure: String?
@@ -82,10 +88,12 @@ public struct LeakCheckSteps: Sendable, Equatable {
         ]
     }
 
-    /// One line: `check of N objects: load 0.031 s, …; frozen 0.402 s; peak RSS 114.2 MB`.
+    /// One line: `check of N objects: load 0.031 s, …, symbolization 0.020 s (in leakgraph), …; frozen 0.402 s;
+    /// peak RSS 114.2 MB`.
     public func line(objects: Int) -> String {
         let steps = named.filter { $0.name != "load" || $0.duration > .zero }.map {
             "\($0.name) \(Self.seconds($0.duration))"
+                + ($0.name == "symbolization" && symbolizedInLeakgraph ? " (in leakgraph)" : "")
         }
         var text = "check of \(objects) objects: " + steps.joined(separator: ", ") + "; frozen \(Self.seconds(frozen))"
         if peakResidentBytes > 0 {

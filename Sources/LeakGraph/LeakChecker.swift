@@ -1,3 +1,4 @@
+import CLeakGraphContract
 import FoundationEssentials
 import LeakGraphAnalysis
 import LeakGraphHeap
@@ -5,6 +6,10 @@ import LeakGraphModel
 import LeakGraphRecording
 import LeakGraphReport
 import LeakGraphSymbolication
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One call from recorded allocations to a leak report: freeze the heap, walk it, analyse the graph,
 /// symbolize the creation stacks of what leaked, and build the report value.
@@ -200,9 +205,10 @@ public enum LeakChecker {
 
     /// The frames of a retain's stack as store-site attribution reads them: innermost first, inlined calls
     /// expanded, the runtime's own frames left out, each marked as the program's own code or not.
-    static func historyFrames(_ stackID: UInt32, with symbolizer: Symbolizer, executablePath: String?) -> [HistoryFrame]
+    static func historyFrames(_ stackID: UInt32, with symbolizer: any StackSymbolizing, executablePath: String?)
+        -> [HistoryFrame]
     {
-        symbolizer.symbolizeExpandingInlines(Recorder.stack(stackID)).compactMap { frame in
+        symbolizer.symbolizeExpandingInlines(returnAddresses: Recorder.stack(stackID)).compactMap { frame in
             let category = FramePolicy.category(of: frame, executablePath: executablePath)
             guard category != .runtime else { return nil }
             return HistoryFrame(
@@ -224,15 +230,30 @@ public enum LeakChecker {
 
     /// Turns one creation stack into the frames a report shows, with the check's symbolizer.
     typealias StackResolver =
-        @Sendable (_ stackID: UInt32, _ symbolizer: Symbolizer, _ executablePath: String?) -> [SymbolizedFrame]
+        @Sendable (_ stackID: UInt32, _ symbolizer: any StackSymbolizing, _ executablePath: String?) ->
+        [SymbolizedFrame]
 
     /// The frames of creation stack `stackID`: its addresses symbolized with inlined calls expanded,
     /// user frames first.
-    static func resolveStack(_ stackID: UInt32, with symbolizer: Symbolizer, executablePath: String?)
+    static func resolveStack(_ stackID: UInt32, with symbolizer: any StackSymbolizing, executablePath: String?)
         -> [SymbolizedFrame]
     {
         FramePolicy.userFramesFirst(
-            symbolizer.symbolizeExpandingInlines(Recorder.stack(stackID)), executablePath: executablePath)
+            symbolizer.symbolizeExpandingInlines(returnAddresses: Recorder.stack(stackID)),
+            executablePath: executablePath)
+    }
+
+    /// The symbolizer of one check's creation stacks: under `leakgraph run` (`LG_ENV_SYMBOLIZER`), one
+    /// that asks `leakgraph`'s process (``RemoteSymbolizer``: the program reads no debug information,
+    /// and the frames are the same), unless `local` is asked for; otherwise, or when `leakgraph`
+    /// cannot be reached, a ``Symbolizer`` in this process.
+    static func stackSymbolizer(local: Bool) -> Result<any StackSymbolizing, any Error> {
+        if !local, let path = getenv(LG_ENV_SYMBOLIZER).map({ String(cString: $0) }), !path.isEmpty,
+            let remote = try? RemoteSymbolizer(socketPath: path)
+        {
+            return .success(remote)
+        }
+        return Result { try Symbolizer() }
     }
 
     /// ``measuredCheck(program:executablePath:liveTypes:orphanScan:knownOrphans:)`` that takes creation stacks symbolized by an
@@ -288,12 +309,15 @@ public enum LeakChecker {
             let executable =
                 executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             // Made on the first stack the cache does not hold; a failure is said once, in the diagnostics.
-            var symbolizer: Result<Symbolizer, any Error>?
+            // Store sites read the program's own code (optimized stores): with retain histories the
+            // stacks are symbolized in this process.
+            let local = !analysis.graph.retainHistories.isEmpty
+            var symbolizer: Result<any StackSymbolizing, any Error>?
             let symbolize = { (stackID: UInt32) -> [SymbolizedFrame]? in
                 let start = clock.now
                 defer { symbolizing += clock.now - start }
                 if symbolizer == nil {
-                    symbolizer = Result { try Symbolizer() }
+                    symbolizer = stackSymbolizer(local: local)
                 }
                 guard case .success(let symbolizer) = symbolizer else { return nil }
                 return resolve(stackID, symbolizer, executable)
@@ -307,11 +331,11 @@ public enum LeakChecker {
                     fieldOffsets: fieldOffsets(in: analysis.graph),
                     pairsByEqualStacks: Self.pairsHistoriesByEqualStacks
                 ) { stackID in
-                    if symbolizer == nil { symbolizer = Result { try Symbolizer() } }
+                    if symbolizer == nil { symbolizer = stackSymbolizer(local: local) }
                     guard case .success(let symbolizer) = symbolizer else { return [] }
                     return historyFrames(stackID, with: symbolizer, executablePath: executable)
                 }
-            if !storeSites.isEmpty, case .success(let symbolizer) = symbolizer {
+            if !storeSites.isEmpty, case .success(let made) = symbolizer, let symbolizer = made as? Symbolizer {
                 for (reference, site) in storeSites {
                     storeSites[reference] = placingOptimizedStores(
                         site, of: analysis.graph.references[reference], in: analysis.graph, symbolizer: symbolizer,
@@ -324,6 +348,10 @@ public enum LeakChecker {
                 let id = UInt32(stackID)
                 let frames = stacks.map { $0.frames(ofStack: id) { symbolize(id) } } ?? symbolize(id)
                 return (frames ?? []).map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }
+            }
+            if case .success(let made) = symbolizer, let remote = made as? RemoteSymbolizer {
+                steps.symbolizedInLeakgraph = remote.remoteFailure == nil
+                if let error = remote.failure { symbolizer = .failure(error) }
             }
             if case .failure(let error) = symbolizer {
                 report.diagnostics.append(

@@ -9,6 +9,7 @@ public struct SymbolizationErrorCode: Hashable, Sendable {
     private enum Value: Hashable, Sendable {
         case sessionUnavailable
         case processNotReadable
+        case remoteFailed
     }
 
     private let value: Value
@@ -17,4 +18,7 @@ public struct SymbolizationErrorCode: Hashable, Sendable {
     public static var sessionUnavailable: Self { Self(value: .sessionUnavailable) }
     /// The process's memory map could not be read (`dwfl_linux_proc_report` failed, e.g. no such process).
     public static var processNotReadable: Self { Self(value: .processNotReadable) }
+    /// The symbolizer of `leakgraph run` could not be reached or answered nothing usable
+    /// (``RemoteSymbolizer``).
+    public static var remoteFailed: Self { Self(value: .remoteFailed) }
 }

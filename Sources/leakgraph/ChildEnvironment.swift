@@ -17,7 +17,9 @@ import CLeakGraphContract
 ///   nothing is asked;
 /// - `LG_ENV_PARENT_PID`: this process, which the program dies with (`PR_SET_PDEATHSIG`);
 /// - `LG_ENV_TEST_OBSERVER`: the test observer library, when it is beside the preload library (the
-///   library loads it into test processes, so the report names the test that made each leak).
+///   library loads it into test processes, so the report names the test that made each leak);
+/// - `LG_ENV_SYMBOLIZER`: the socket where `leakgraph` symbolizes the program's creation stacks
+///   (``CheckSymbolization``), when it serves one.
 struct ChildEnvironment: Equatable {
     /// The variables, in no particular order.
     var variables: [String: String]
@@ -31,7 +33,7 @@ struct ChildEnvironment: Equatable {
     init(
         inheriting inherited: [String: String], preloadLibrary: String, reportPath: String, frames: Int,
         program: String? = nil, rendering: ChildRendering = ChildRendering(), liveTypes: Bool = false,
-        testObserver: String? = nil
+        testObserver: String? = nil, symbolizer: String? = nil
     ) {
         var variables = inherited
         let original = inherited["LD_PRELOAD"]
@@ -48,6 +50,7 @@ struct ChildEnvironment: Equatable {
         variables[LG_ENV_LIVE_TYPES] = liveTypes ? "1" : nil
         variables[LG_ENV_PARENT_PID] = String(getpid())
         variables[LG_ENV_TEST_OBSERVER] = testObserver
+        if let symbolizer { variables[LG_ENV_SYMBOLIZER] = symbolizer }
         self.variables = variables
     }
 

@@ -263,11 +263,17 @@ extension Leakgraph {
             executable: String, command: [String], frames: Int, preloadLibrary: String, environment: [String: String],
             rendering: ChildRendering, liveTypes: Bool = false, checkSignal: Int32 = 0, in workspace: ReportWorkspace
         ) throws(ToolError) -> FinishedCheck {
+            // The program's creation stacks are symbolized here, not in its memory (`LEAKGRAPH_SYMBOLIZER=`,
+            // empty, has the program symbolize them itself: the same frames, for comparison).
+            let symbolization =
+                environment[LG_ENV_SYMBOLIZER] == "" ? nil : CheckSymbolization.start(in: workspace)
+            defer { symbolization?.stop() }
             let childEnvironment = ChildEnvironment(
                 inheriting: environment, preloadLibrary: try workspace.preloadablePath(for: preloadLibrary),
                 reportPath: workspace.reportPath,
                 frames: frames, program: executable, rendering: rendering, liveTypes: liveTypes,
-                testObserver: PreloadLibraryLocator.testObserver(besidePreloadLibrary: preloadLibrary)
+                testObserver: PreloadLibraryLocator.testObserver(besidePreloadLibrary: preloadLibrary),
+                symbolizer: symbolization?.path
             )
             let termination = try ChildProcess.run(
                 path: executable, arguments: command, environment: childEnvironment.entries, checkSignal: checkSignal

@@ -11,6 +11,17 @@ private final class ForkedHelper {
 private final class KeptOwner { var helper: KeptHelper? }
 private final class KeptHelper { var owner: KeptOwner? }
 
+/// A type only the layout test allocates: no check has met it before.
+private final class LayoutOwner { var helper: LayoutHelper? }
+private final class LayoutHelper { var owner: LayoutOwner? }
+
+@inline(never)
+private func leakLayoutPair() {
+    let owner = LayoutOwner()
+    owner.helper = LayoutHelper()
+    owner.helper?.owner = owner
+}
+
 @inline(never)
 private func leakForkedPair() {
     let owner = ForkedOwner()
@@ -70,6 +81,31 @@ struct ForkedWalkTests {
         #expect(shape(of: child.leaks) == shape(of: frozen.leaks))
         #expect(child.liveBytes > 0 && frozen.liveBytes > 0)
         kept.helper = nil  // the trap's pair is broken: it leaks into no later test
+    }
+
+    @Test("the layouts a child built are prepared in the parent after its check; the next child, starting from them, finds the same leak as a frozen walk")
+    func layoutsPreparedForTheNextChild() throws {
+        try LeakChecker.startRecording()
+        leakLayoutPair()
+        let metadata = unsafeBitCast(LayoutOwner.self, to: UInt.self)
+        #expect(!LeakChecker.childWalker.withLock { $0.layoutMetadata }.contains(metadata), "no walk met LayoutOwner yet")
+        let first = monitor(childWalkTimeout: .seconds(30)).checkNow()
+        #expect(first.walk == .child, "\(first.childWalkFailure ?? "")")
+        #expect(LeakChecker.childWalker.withLock { $0.layoutMetadata }.contains(metadata), "prepared after the first child")
+        let second = monitor(childWalkTimeout: .seconds(30)).checkNow()
+        let frozen = monitor(childWalkTimeout: nil).checkNow()
+        #expect(second.walk == .child, "\(second.childWalkFailure ?? "")")
+        for check in [first, second, frozen] {
+            #expect(cycles(of: check.leaks, withType: "LayoutOwner").count >= 1, "\(check.walk as Any)")
+        }
+        func layoutShape(_ report: LeakReport) -> [String] {
+            report.references.filter { report.leaks[$0.from].type.contains("Layout") }.map {
+                "\(report.leaks[$0.from].type) -\($0.path)-> \(report.leaks[$0.to].type)"
+            }.sorted()
+        }
+        #expect(!layoutShape(second.leaks).isEmpty)
+        #expect(layoutShape(second.leaks) == layoutShape(frozen.leaks))
+        #expect(layoutShape(first.leaks) == layoutShape(frozen.leaks))
     }
 
     @Test("a child that does not finish in time is killed; the check walks frozen and still finds the leak")

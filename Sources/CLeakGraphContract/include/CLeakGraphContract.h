@@ -89,6 +89,13 @@ extern "C" {
 /// ends itself with SIGTERM.
 #define LG_ENV_PARENT_PID "LEAKGRAPH_PARENT_PID"
 
+/// The path of the Unix socket where `leakgraph run` symbolizes the program's creation stacks in its
+/// own process (the program sends return addresses and gets frames back), so that the program reads
+/// no debug information: its checks (the monitor's and the one at exit) connect there when they have
+/// stacks to symbolize, and symbolize in the program when it cannot be reached. Absent: the program
+/// symbolizes them itself.
+#define LG_ENV_SYMBOLIZER "LEAKGRAPH_SYMBOLIZER"
+
 /// The signals `leakgraph run` starts the program with blocked, so that one sent to it before the
 /// preload library's handlers are installed (the check signal, SIGINT, SIGTERM, SIGHUP, SIGQUIT
 /// forwarded at once) waits instead of killing it: a bitmask in decimal, bit N-1 for signal N (signals

@@ -18,6 +18,12 @@ final class ObjectPlans {
         return text.withUnsafeBytes { MangledName.resolveText($0.baseAddress!, length: $0.count)! }
     }()
 
+    /// The metadata whose plans are built.
+    var builtMetadata: [UInt] { cache.keys.map { UInt(bitPattern: $0) } }
+
+    /// Whether the plan for `metadata` is built.
+    func hasPlan(for metadata: UnsafeRawPointer) -> Bool { cache[metadata] != nil }
+
     /// The plan for objects whose metadata is `metadata`.
     func plan(for metadata: UnsafeRawPointer) -> ObjectPlan {
         if let plan = cache[metadata] { return plan }

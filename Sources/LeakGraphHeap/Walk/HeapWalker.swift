@@ -17,6 +17,23 @@ public struct HeapWalker {
     /// Creates a walker. One walker caches layouts for the metadata it has seen; use one per walk.
     public init() {}
 
+    /// The metadata whose layouts this walker has built (by walking objects or ``prepareLayouts(of:)``).
+    package var layoutMetadata: [UInt] { plans.builtMetadata }
+
+    /// Builds the layouts of `metadata` (heap-object metadata that a walk met) that this walker has
+    /// not built yet, so that a later walk with this walker, or with a forked copy of it, reads objects
+    /// of those types without calling into the runtime. Reads metadata only, never an object.
+    /// - Returns: how many layouts were built.
+    package func prepareLayouts(of metadata: some Sequence<UInt>) -> Int {
+        var built = 0
+        for address in metadata {
+            guard let pointer = UnsafeRawPointer(bitPattern: address), !plans.hasPlan(for: pointer) else { continue }
+            _ = plans.plan(for: pointer)
+            built += 1
+        }
+        return built
+    }
+
     /// Walks the objects of `records` and returns the graph between the live ones.
     ///
     /// Every record's memory must stay readable for the duration of the call (the recorder's frozen

@@ -104,7 +104,7 @@ func runProcess(
 func cleanEnvironment(adding extra: [String: String] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     for name in ["LEAKGRAPH_PRELOAD_LIBRARY", "LEAKGRAPH_OUTPUT", "LEAKGRAPH_FRAMES", "LEAKGRAPH_ORIGINAL_LD_PRELOAD",
-        "LEAKGRAPH_PROGRAM", "LEAKGRAPH_RENDER",
+        "LEAKGRAPH_PROGRAM", "LEAKGRAPH_RENDER", "LEAKGRAPH_SYMBOLIZER",
         "LD_PRELOAD", "FIXTURE_CHECK"]
     {
         environment[name] = nil
