@@ -47,11 +47,11 @@ public enum HeapSnapshotFile {
     /// Reads the snapshot at `path`: a LeakGraph snapshot, or a leak report (JSON), which opens as a
     /// snapshot of its leaked objects (``HeapSnapshot/init(report:)``).
     ///
-    /// `progress`, when given, is told every 65,536 rows how many of a snapshot's references are read
-    /// (`done` of `total`; its objects are read beside them, on a second thread).
+    /// `progress`, when given, is told every 65,536 rows about how many of a snapshot's objects are
+    /// read (`done` of `total`; the second half is read beside the first, on a second thread).
     ///
     /// - Throws: ``SnapshotFileError``: a missing or unreadable file, one that is neither, one a newer
-    ///   LeakGraph wrote, a truncated or damaged one.
+    ///   or an older LeakGraph wrote (another format version), a truncated or damaged one.
     public static func read(
         from path: String, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(SnapshotFileError) -> HeapSnapshot {
