@@ -201,7 +201,8 @@ enum SnapshotReader {
         while try rows.step() {
             guard rows.int64(0) == lists.count else { throw damaged("the path_list table is not numbered from 0") }
             let paths = try json([Int].self, rows.text(1))
-            let elements = try rows.text(2).map { try json([Int?].self, $0) } ?? Array(repeating: nil, count: paths.count)
+            let elements =
+                try rows.text(2).map { try json([Int?].self, $0) } ?? Array(repeating: nil, count: paths.count)
             guard !paths.isEmpty, elements.count == paths.count, paths.allSatisfy({ $0 >= 0 && $0 < pathCount }) else {
                 throw damaged("path list \(lists.count) names a path that does not exist")
             }
