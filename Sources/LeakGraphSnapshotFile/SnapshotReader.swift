@@ -53,9 +53,8 @@ enum SnapshotReader {
         }
     }
 
-    static func damagedFile(_ reason: String) -> SnapshotFileError { damaged(reason) }
-
-    private static func damaged(_ reason: String) -> SnapshotFileError {
+    /// A damaged file's error: its message names the file once ``read(from:progress:)`` rethrows it.
+    static func damaged(_ reason: String) -> SnapshotFileError {
         SnapshotFileError(
             code: .damaged, message: "cannot read the snapshot @PATH: the file is truncated or damaged (\(reason))")
     }
@@ -166,7 +165,7 @@ enum SnapshotReader {
         let firstReferences = try first.get()
         let secondReferences = try second.result().get()
         snapshot.objects = columns.objects()
-        snapshot.references = try columns.references(first: firstReferences, second: secondReferences, half: half)
+        snapshot.references = try columns.references(first: firstReferences, second: secondReferences)
 
         let roots = try database.prepare(
             "SELECT object_id, unexplained_retains, holder_kind, holder_name, holder_location, holder_address FROM root ORDER BY object_id"
@@ -227,7 +226,8 @@ enum SnapshotReader {
             FROM object WHERE id >= ? AND id < ? ORDER BY id
             """)
         rows.bind(1, Int64(ids.lowerBound))
-        rows.bind(2, Int64(ids.upperBound))
+        // The last range reads to the table's end, so that a row more than the info table counts is seen.
+        rows.bind(2, ids.upperBound == limits.objects ? Int64.max : Int64(ids.upperBound))
         var read = ReadReferences(inColumns: inColumns)
         if !inColumns { read.reserve(limits.references / 2 + 1) }
         read.offsets.reserveCapacity(ids.count + 1)
@@ -328,9 +328,9 @@ private final class ObjectColumns: @unchecked Sendable {
 
     /// The references: the first half's, read into the columns, then the second half's, moved after
     /// them; checked to be as many as the info table counts.
-    func references(first: ReadReferences, second: ReadReferences, half: Int) throws -> HeapSnapshot.References {
+    func references(first: ReadReferences, second: ReadReferences) throws -> HeapSnapshot.References {
         guard first.count + second.count == referenceCount else {
-            throw SnapshotReader.damagedFile("\(first.count + second.count) references of \(referenceCount)")
+            throw SnapshotReader.damaged("\(first.count + second.count) references of \(referenceCount)")
         }
         for index in 0..<second.count {
             targets[first.count + index] = second.targets[index]
@@ -391,7 +391,7 @@ private struct ReadReferences {
                 value < limits.objects
             else { return false }
             guard count < limits.references else {
-                throw SnapshotReader.damagedFile("more references than the info table counts")
+                throw SnapshotReader.damaged("more references than the info table counts")
             }
             if inColumns {
                 columns.targets[count] = UInt32(value)

@@ -146,6 +146,26 @@ struct SnapshotFileTests {
         #expect(try database.integer("SELECT count(*) FROM path_list") == 4)
     }
 
+    /// Rows that do not agree with each other or with the info table: one "damaged" error each.
+    @Test func inconsistentRowsAreDamaged() throws {
+        let edits = [
+            ("INSERT INTO object VALUES (3, 4096, 0, 8, 1, NULL, 0, 0, NULL, NULL)", "more objects than the info table counts"),
+            ("UPDATE object SET targets = '[1,2]' WHERE id = 0", "the references of object 0 do not match their path list"),
+            ("UPDATE object SET targets = '[7]' WHERE id = 0", "the references of object 0 do not match their path list"),
+            ("UPDATE object SET path_list_id = NULL WHERE id = 1", "object 1 has references but no path list"),
+            ("UPDATE path_list SET paths = '[9]' WHERE id = 0", "path list 0 names a path that does not exist"),
+        ]
+        for (index, (edit, reason)) in edits.enumerated() {
+            let path = temporaryPath("inconsistent-\(index).lgsnap")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try HeapSnapshotFile.write(Self.sample, to: path)
+            try SQLiteDatabase(path: path, readOnly: false).execute(edit)
+            let error = #expect(throws: SnapshotFileError.self) { try HeapSnapshotFile.read(from: path) }
+            #expect(error?.code == .damaged, "\(edit)")
+            #expect(error?.message.contains(reason) == true, "\(edit): \(error?.message ?? "")")
+        }
+    }
+
     @Test func otherFilesAreNoSnapshots() throws {
         let path = temporaryPath("other.txt")
         defer { try? FileManager.default.removeItem(atPath: path) }
