@@ -89,6 +89,13 @@ final class SQLiteStatement {
         sqlite3_bind_text(handle, index, value, -1, csqlite_transient())
     }
 
+    /// Binds UTF-8 text, `bytes`, to parameter `index` (SQLite copies it).
+    func bind(_ index: Int32, utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        sqlite3_bind_text(
+            handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+            Int32(bytes.count), csqlite_transient())
+    }
+
     /// Binds a floating-point number to parameter `index`.
     func bind(_ index: Int32, _ value: Double) {
         sqlite3_bind_double(handle, index, value)
@@ -130,6 +137,14 @@ final class SQLiteStatement {
     /// Column `index` as a floating-point number.
     func double(_ index: Int32) -> Double {
         sqlite3_column_double(handle, index)
+    }
+
+    /// Column `index` as UTF-8 bytes, valid until the next step; `nil` when `NULL`.
+    func utf8(_ index: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL, let text = sqlite3_column_text(handle, index) else {
+            return nil
+        }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index)))
     }
 
     /// Column `index` as text, `nil` when `NULL`.

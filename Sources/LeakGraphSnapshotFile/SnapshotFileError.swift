@@ -7,7 +7,7 @@ public typealias SnapshotFileError = CodedError<SnapshotFileErrorCode>
 /// What went wrong with a snapshot file.
 public struct SnapshotFileErrorCode: Sendable, Hashable, CustomStringConvertible {
     fileprivate enum Value: String {
-        case unreadable, notASnapshot, newerFormat, damaged, cannotWrite
+        case unreadable, notASnapshot, newerFormat, olderFormat, damaged, cannotWrite
     }
     fileprivate let value: Value
 
@@ -17,6 +17,8 @@ public struct SnapshotFileErrorCode: Sendable, Hashable, CustomStringConvertible
     public static var notASnapshot: Self { Self(value: .notASnapshot) }
     /// A newer LeakGraph wrote it, in a format this build does not know.
     public static var newerFormat: Self { Self(value: .newerFormat) }
+    /// An older LeakGraph wrote it, in a format this build no longer reads.
+    public static var olderFormat: Self { Self(value: .olderFormat) }
     /// The file is truncated or damaged.
     public static var damaged: Self { Self(value: .damaged) }
     /// The snapshot could not be written.

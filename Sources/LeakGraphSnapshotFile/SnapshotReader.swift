@@ -28,9 +28,16 @@ enum SnapshotReader {
                     code: .newerFormat,
                     message:
                         "\(path) was written by a newer LeakGraph (snapshot format \(version); this build reads format "
-                        + "\(HeapSnapshot.formatVersion) and older): update LeakGraph to read it")
+                        + "\(HeapSnapshot.formatVersion)): update LeakGraph to read it")
             }
             guard version >= 1 else { throw damaged("no snapshot format version") }
+            guard version == HeapSnapshot.formatVersion else {
+                throw SnapshotFileError(
+                    code: .olderFormat,
+                    message:
+                        "\(path) was written by an older LeakGraph (snapshot format \(version); this build reads format "
+                        + "\(HeapSnapshot.formatVersion)): take the snapshot again with this LeakGraph")
+            }
             return try read(database, path: path, progress: progress)
         } catch let error as SnapshotFileError {
             throw SnapshotFileError(code: error.code, message: error.message.replacing("@PATH", with: path))
@@ -46,7 +53,8 @@ enum SnapshotReader {
         }
     }
 
-    private static func damaged(_ reason: String) -> SnapshotFileError {
+    /// A damaged file's error: its message names the file once ``read(from:progress:)`` rethrows it.
+    static func damaged(_ reason: String) -> SnapshotFileError {
         SnapshotFileError(
             code: .damaged, message: "cannot read the snapshot @PATH: the file is truncated or damaged (\(reason))")
     }
@@ -128,28 +136,36 @@ enum SnapshotReader {
                 HeapSnapshot.Path(steps: try json(ReferencePath.self, paths.text(2)), ownership: ownership))
         }
 
-        // The two big tables, read into columns of the size the info table gives (no more than the
-        // file could hold: a damaged count must not make a huge allocation).
+        let lists = try readPathLists(database, pathCount: snapshot.paths.count)
+
+        // The object table, read into columns of the size the info table gives (no more than the file
+        // could hold: a damaged count must not make a huge allocation).
         let fileBytes = try database.integer("PRAGMA page_count") * database.integer("PRAGMA page_size")
-        guard objectCount >= 0, referenceCount >= 0, objectCount + referenceCount <= fileBytes / 4 else {
+        guard objectCount >= 0, referenceCount >= 0, objectCount + referenceCount <= fileBytes / 2 else {
             throw damaged("the info table counts more rows than the file holds")
         }
-        // The objects on a second connection and thread while this one reads the references (twice
-        // as many rows): on two cores the reading takes the time of the references alone.
-        let typeCount = snapshot.types.count
-        let stackCount = snapshot.stacks.count
-        let objects = BackgroundWork {
+        let columns = ObjectColumns(objects: objectCount, references: referenceCount)
+        let limits = ObjectRowLimits(
+            objects: objectCount, references: referenceCount, types: snapshot.types.count,
+            stacks: snapshot.stacks.count, lists: lists)
+        // The second half of the objects on a second connection and thread while this one reads the
+        // first: on two cores the reading takes half the time. Its references go to a column of their
+        // own, moved after the first half's when both are read.
+        let half = objectCount / 2
+        let second = BackgroundWork {
             try readObjects(
-                SQLiteDatabase(path: path, readOnly: true), count: objectCount, typeCount: typeCount,
-                stackCount: stackCount)
+                SQLiteDatabase(path: path, readOnly: true), half..<objectCount, into: columns, inColumns: false,
+                limits: limits, progress: nil)
         }
-        let references = Result {
-            try readReferences(
-                database, count: referenceCount, objectCount: objectCount, pathCount: snapshot.paths.count,
-                progress: progress.map { report in { report($0, referenceCount) } })
+        let first = Result {
+            try readObjects(
+                database, 0..<half, into: columns, inColumns: true, limits: limits,
+                progress: progress.map { report in { report(min(2 * $0, objectCount), objectCount) } })
         }
-        snapshot.objects = try objects.result().get()
-        snapshot.references = try references.get()
+        let firstReferences = try first.get()
+        let secondReferences = try second.result().get()
+        snapshot.objects = columns.objects()
+        snapshot.references = try columns.references(first: firstReferences, second: secondReferences)
 
         let roots = try database.prepare(
             "SELECT object_id, unexplained_retains, holder_kind, holder_name, holder_location, holder_address FROM root ORDER BY object_id"
@@ -177,96 +193,221 @@ enum SnapshotReader {
         return snapshot
     }
 
-    /// The object table, checked as it is read: numbered from 0, every type and stack in range.
-    private static func readObjects(_ database: SQLiteDatabase, count: Int, typeCount: Int, stackCount: Int) throws
-        -> HeapSnapshot.Objects
-    {
-        let address = Column<UInt64>(count: count)
-        let type = Column<UInt32>(count: count)
-        let size = Column<UInt64>(count: count)
-        let retainCount = Column<UInt32>(count: count)
-        let stack = Column<Int32>(count: count)
-        let flags = Column<HeapSnapshot.Objects.Flags>(count: count)
+    /// The path lists objects' references name (``SnapshotSchema``), every path in range.
+    private static func readPathLists(_ database: SQLiteDatabase, pathCount: Int) throws -> [PathList] {
+        var lists: [PathList] = []
+        let rows = try database.prepare("SELECT id, paths, elements FROM path_list ORDER BY id")
+        while try rows.step() {
+            guard rows.int64(0) == lists.count else { throw damaged("the path_list table is not numbered from 0") }
+            let paths = try json([Int].self, rows.text(1))
+            let elements =
+                try rows.text(2).map { try json([Int?].self, $0) } ?? Array(repeating: nil, count: paths.count)
+            guard !paths.isEmpty, elements.count == paths.count, paths.allSatisfy({ $0 >= 0 && $0 < pathCount }) else {
+                throw damaged("path list \(lists.count) names a path that does not exist")
+            }
+            lists.append(
+                PathList(
+                    paths: paths.map { UInt32($0) }, elements: elements.map { $0.map { Int32(clamping: $0) } ?? -1 }))
+        }
+        return lists
+    }
+
+    /// Objects `ids` of the object table, checked as they are read: numbered from 0, every type, stack
+    /// and path list in range, as many targets as the path list has paths, every target an object.
+    /// Their columns go into `columns`; their references into `columns`' reference columns when
+    /// `inColumns` (the first range), otherwise into the ``ReadReferences`` returned.
+    private static func readObjects(
+        _ database: SQLiteDatabase, _ ids: Range<Int>, into columns: ObjectColumns, inColumns: Bool,
+        limits: ObjectRowLimits, progress: ((Int) -> Void)?
+    ) throws -> ReadReferences {
         let rows = try database.prepare(
-            "SELECT id, address, type_id, size, retain_count, stack_id, leaked, orphan FROM object ORDER BY id")
-        var id = 0
+            """
+            SELECT id, address, type_id, size, retain_count, stack_id, leaked, orphan, path_list_id, targets
+            FROM object WHERE id >= ? AND id < ? ORDER BY id
+            """)
+        rows.bind(1, Int64(ids.lowerBound))
+        // The last range reads to the table's end, so that a row more than the info table counts is seen.
+        rows.bind(2, ids.upperBound == limits.objects ? Int64.max : Int64(ids.upperBound))
+        var read = ReadReferences(inColumns: inColumns)
+        if !inColumns { read.reserve(limits.references / 2 + 1) }
+        read.offsets.reserveCapacity(ids.count + 1)
+        read.offsets.append(0)
+        var id = ids.lowerBound
         while try rows.step() {
             let objectType = rows.int64(2)
             let objectStack = rows.optionalInt64(5) ?? -1
-            guard id < count, rows.int64(0) == id, objectType >= 0, objectType < typeCount, objectStack >= -1,
-                objectStack < stackCount
+            let list = rows.optionalInt64(8) ?? -1
+            guard id < ids.upperBound, rows.int64(0) == id, objectType >= 0, objectType < limits.types,
+                objectStack >= -1, objectStack < limits.stacks, list >= -1, list < limits.lists.count
             else {
                 throw damaged(
-                    id < count
-                        ? "object \(id) names a type or stack that does not exist"
+                    id < ids.upperBound
+                        ? "object \(id) names a type, stack or path list that does not exist"
                         : "more objects than the info table counts")
             }
-            address[id] = UInt64(bitPattern: rows.int64(1))
-            type[id] = UInt32(objectType)
-            size[id] = UInt64(max(rows.int64(3), 0))
-            retainCount[id] = UInt32(clamping: max(rows.int64(4), 0))
-            stack[id] = Int32(objectStack)
-            flags[id] = HeapSnapshot.Objects.Flags(
+            columns.address[id] = UInt64(bitPattern: rows.int64(1))
+            columns.type[id] = UInt32(objectType)
+            columns.size[id] = UInt64(max(rows.int64(3), 0))
+            columns.retainCount[id] = UInt32(clamping: max(rows.int64(4), 0))
+            columns.stack[id] = Int32(objectStack)
+            columns.flags[id] = HeapSnapshot.Objects.Flags(
                 rawValue: (rows.int64(6) != 0 ? 1 : 0) | (rows.int64(7) != 0 ? 2 : 0))
+            let text = rows.utf8(9)
+            if list >= 0 {
+                guard let text, try read.append(targets: text, list: limits.lists[Int(list)], limits, columns) else {
+                    throw damaged("the references of object \(id) do not match their path list")
+                }
+            } else if text != nil {
+                throw damaged("object \(id) has references but no path list")
+            }
+            read.offsets.append(UInt32(truncatingIfNeeded: read.count))
             id += 1
+            if let progress, (id - ids.lowerBound) % progressRows == 0 { progress(id) }
         }
-        guard id == count else { throw damaged("\(id) objects of \(count)") }
+        guard id == ids.upperBound else { throw damaged("\(id) objects of \(limits.objects)") }
+        return read
+    }
+}
+
+/// One row of the `path_list` table: the paths of an object's references, and their array elements
+/// (-1 for none).
+private struct PathList {
+    var paths: [UInt32]
+    var elements: [Int32]
+}
+
+/// What the object rows are checked against.
+private struct ObjectRowLimits: @unchecked Sendable {
+    var objects: Int
+    var references: Int
+    var types: Int
+    var stacks: Int
+    var lists: [PathList]
+}
+
+/// The columns of a snapshot's objects and references while they are read, filled by index from two
+/// threads (each its own objects).
+private final class ObjectColumns: @unchecked Sendable {
+    let objectCount: Int
+    let referenceCount: Int
+    let address: Column<UInt64>
+    let type: Column<UInt32>
+    let size: Column<UInt64>
+    let retainCount: Column<UInt32>
+    let stack: Column<Int32>
+    let flags: Column<HeapSnapshot.Objects.Flags>
+    let targets: Column<UInt32>
+    let paths: Column<UInt32>
+    let elements: Column<Int32>
+
+    init(objects: Int, references: Int) {
+        objectCount = objects
+        referenceCount = references
+        address = Column(count: objects)
+        type = Column(count: objects)
+        size = Column(count: objects)
+        retainCount = Column(count: objects)
+        stack = Column(count: objects)
+        flags = Column(count: objects)
+        targets = Column(count: references)
+        paths = Column(count: references)
+        elements = Column(count: references)
+    }
+
+    /// The objects' columns as arrays (the columns are freed).
+    func objects() -> HeapSnapshot.Objects {
         var objects = HeapSnapshot.Objects()
-        objects.address = address.array(count)
-        objects.type = type.array(count)
-        objects.size = size.array(count)
-        objects.retainCount = retainCount.array(count)
-        objects.stack = stack.array(count)
-        objects.flags = flags.array(count)
+        objects.address = address.array(objectCount)
+        objects.type = type.array(objectCount)
+        objects.size = size.array(objectCount)
+        objects.retainCount = retainCount.array(objectCount)
+        objects.stack = stack.array(objectCount)
+        objects.flags = flags.array(objectCount)
         return objects
     }
 
-    /// The reference table in the walk's order, checked as it is read: grouped by source object, every
-    /// object and path in range.
-    private static func readReferences(
-        _ database: SQLiteDatabase, count: Int, objectCount: Int, pathCount: Int, progress: ((Int) -> Void)?
-    ) throws -> HeapSnapshot.References {
-        let offsets = Column<UInt32>(count: objectCount + 1)
-        let targets = Column<UInt32>(count: count)
-        let paths = Column<UInt32>(count: count)
-        let elements = Column<Int32>(count: count)
-        let rows = try database.prepare("SELECT from_id, to_id, path_id, element FROM reference ORDER BY rowid")
-        var index = 0
-        var source = 0
-        offsets[0] = 0
-        while try rows.step() {
-            let from = Int(rows.int64(0))
-            let to = rows.int64(1)
-            let path = rows.int64(2)
-            guard index < count, from >= source, from < objectCount, to >= 0, to < objectCount, path >= 0,
-                path < pathCount
-            else {
-                throw damaged(
-                    index < count
-                        ? "reference \(index) names an object or path that does not exist"
-                        : "more references than the info table counts")
-            }
-            while source < from {
-                source += 1
-                offsets[source] = UInt32(index)
-            }
-            targets[index] = UInt32(to)
-            paths[index] = UInt32(path)
-            elements[index] = rows.optionalInt64(3).map { Int32(clamping: $0) } ?? -1
-            index += 1
-            if index % progressRows == 0 { progress?(index) }
+    /// The references: the first half's, read into the columns, then the second half's, moved after
+    /// them; checked to be as many as the info table counts.
+    func references(first: ReadReferences, second: ReadReferences) throws -> HeapSnapshot.References {
+        guard first.count + second.count == referenceCount else {
+            throw SnapshotReader.damaged("\(first.count + second.count) references of \(referenceCount)")
         }
-        guard index == count else { throw damaged("\(index) references of \(count)") }
-        while source < objectCount {
-            source += 1
-            offsets[source] = UInt32(index)
+        for index in 0..<second.count {
+            targets[first.count + index] = second.targets[index]
+            paths[first.count + index] = second.paths[index]
+            elements[first.count + index] = second.elements[index]
         }
         var references = HeapSnapshot.References()
-        references.offsets = offsets.array(objectCount + 1)
-        references.targets = targets.array(count)
-        references.paths = paths.array(count)
-        references.elements = elements.array(count)
+        var offsets = first.offsets
+        offsets.reserveCapacity(objectCount + 1)
+        let base = UInt32(first.count)
+        for offset in second.offsets.dropFirst() { offsets.append(base + offset) }
+        references.offsets = offsets
+        references.targets = targets.array(referenceCount)
+        references.paths = paths.array(referenceCount)
+        references.elements = elements.array(referenceCount)
         return references
+    }
+}
+
+/// The references of a range of objects while they are read: into the shared columns (the first
+/// range), or into arrays of their own.
+private struct ReadReferences {
+    let inColumns: Bool
+    var count = 0
+    var offsets: [UInt32] = []
+    var targets: [UInt32] = []
+    var paths: [UInt32] = []
+    var elements: [Int32] = []
+
+    init(inColumns: Bool) { self.inColumns = inColumns }
+
+    mutating func reserve(_ count: Int) {
+        targets.reserveCapacity(count)
+        paths.reserveCapacity(count)
+        elements.reserveCapacity(count)
+    }
+
+    /// Appends the references whose targets are the JSON array `text` and whose paths are `list`;
+    /// `false` when the text is not an array of as many object ids as the list has paths.
+    mutating func append(
+        targets text: UnsafeBufferPointer<UInt8>, list: PathList, _ limits: ObjectRowLimits, _ columns: ObjectColumns
+    ) throws -> Bool {
+        guard text.count >= 3, text[0] == UInt8(ascii: "["), text[text.count - 1] == UInt8(ascii: "]") else {
+            return false
+        }
+        var position = 0
+        var value = 0
+        var digits = 0
+        for index in 1..<text.count {
+            let byte = text[index]
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+                guard digits <= 10 else { return false }
+                continue
+            }
+            guard byte == UInt8(ascii: ",") || index == text.count - 1, digits > 0, position < list.paths.count,
+                value < limits.objects
+            else { return false }
+            guard count < limits.references else {
+                throw SnapshotReader.damaged("more references than the info table counts")
+            }
+            if inColumns {
+                columns.targets[count] = UInt32(value)
+                columns.paths[count] = list.paths[position]
+                columns.elements[count] = list.elements[position]
+            } else {
+                targets.append(UInt32(value))
+                paths.append(list.paths[position])
+                elements.append(list.elements[position])
+            }
+            count += 1
+            position += 1
+            value = 0
+            digits = 0
+        }
+        return position == list.paths.count
     }
 }
 

@@ -20,8 +20,6 @@ enum SnapshotWriter {
         try writeTables(snapshot, database)
         let total = snapshot.objects.count + snapshot.references.count
         try writeObjects(snapshot, database, progress: progress.map { report in { report($0, total) } })
-        try writeReferences(
-            snapshot, database, progress: progress.map { report in { report(snapshot.objects.count + $0, total) } })
         try database.execute("COMMIT;")
     }
 
@@ -82,7 +80,7 @@ enum SnapshotWriter {
             frames.bind(6, frame.category.rawValue)
             try frames.run()
         }
-        let stackFrames = try IntegerRows(database, table: "stack_frame", columns: 3)
+        let stackFrames = try BatchedRows(database, table: "stack_frame", integers: 3)
         for (id, stack) in snapshot.stacks.enumerated() {
             for (depth, frame) in stack.enumerated() {
                 try stackFrames.add { row in
@@ -122,13 +120,19 @@ enum SnapshotWriter {
         }
     }
 
+    /// The object table: each object's columns, then its references (``SnapshotSchema``): the JSON
+    /// array of their targets and the id of their path list, interned here and written after.
     private static func writeObjects(_ snapshot: HeapSnapshot, _ database: SQLiteDatabase, progress: ((Int) -> Void)?)
         throws(SQLiteError)
     {
-        let rows = try IntegerRows(database, table: "object", columns: 8)
+        let rows = try BatchedRows(database, table: "object", integers: 9, text: true)
         let objects = snapshot.objects
+        let references = snapshot.references
+        var lists = PathLists(typeCount: snapshot.types.count)
         for id in 0..<objects.count {
-            if id % SnapshotReader.progressRows == 0, id > 0 { progress?(id) }
+            if id % SnapshotReader.progressRows == 0, id > 0 { progress?(references.range(of: id).lowerBound + id) }
+            let range = references.range(of: id)
+            let list = range.isEmpty ? nil : lists.intern(references, range, type: Int(objects.type[id]))
             try rows.add { row in
                 let start = row.startIndex
                 let stack = objects.stack[id]
@@ -138,34 +142,80 @@ enum SnapshotWriter {
                 row[start + 2] = Int64(objects.type[id])
                 row[start + 3] = Int64(clamping: objects.size[id])
                 row[start + 4] = Int64(objects.retainCount[id])
-                row[start + 5] = stack < 0 ? IntegerRows.null : Int64(stack)
+                row[start + 5] = stack < 0 ? BatchedRows.null : Int64(stack)
                 row[start + 6] = flags.contains(.leaked) ? 1 : 0
                 row[start + 7] = flags.contains(.orphan) ? 1 : 0
+                row[start + 8] = list.map { Int64($0) } ?? BatchedRows.null
+            } text: { text in
+                guard !range.isEmpty else { return }
+                text.append(UInt8(ascii: "["))
+                for index in range {
+                    if index != range.lowerBound { text.append(UInt8(ascii: ",")) }
+                    appendDecimal(Int(references.targets[index]), to: &text)
+                }
+                text.append(UInt8(ascii: "]"))
             }
         }
         try rows.finish()
+        let statement = try database.prepare("INSERT INTO path_list VALUES (?, ?, ?)")
+        for (id, list) in lists.lists.enumerated() {
+            statement.bind(1, Int64(id))
+            statement.bind(2, "[" + list.paths.map(String.init).joined(separator: ",") + "]")
+            if list.elements.allSatisfy({ $0 < 0 }) {
+                statement.bindNull(3)
+            } else {
+                statement.bind(3, "[" + list.elements.map { $0 < 0 ? "null" : String($0) }.joined(separator: ",") + "]")
+            }
+            try statement.run()
+        }
     }
 
-    private static func writeReferences(
-        _ snapshot: HeapSnapshot, _ database: SQLiteDatabase, progress: ((Int) -> Void)?
-    ) throws(SQLiteError) {
-        let rows = try IntegerRows(database, table: "reference", columns: 4)
-        let references = snapshot.references
-        for source in 0..<snapshot.objects.count {
-            if source % SnapshotReader.progressRows == 0, source > 0 {
-                progress?(references.range(of: source).lowerBound)
-            }
-            for index in references.range(of: source) {
-                try rows.add { row in
-                    let start = row.startIndex
-                    let element = references.elements[index]
-                    row[start] = Int64(source)
-                    row[start + 1] = Int64(references.targets[index])
-                    row[start + 2] = Int64(references.paths[index])
-                    row[start + 3] = element < 0 ? IntegerRows.null : Int64(element)
-                }
-            }
+    @inline(__always)
+    private static func appendDecimal(_ value: Int, to text: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
-        try rows.finish()
+    }
+}
+
+/// The distinct lists of (path, element) that objects' references have, in the order first seen: the
+/// rows of the `path_list` table. Objects of one type mostly share one list, so each type's last list
+/// is compared before any hashing.
+private struct PathLists {
+    struct List: Hashable {
+        var paths: [UInt32]
+        var elements: [Int32]
+    }
+    private(set) var lists: [List] = []
+    private var index: [List: Int] = [:]
+    private var lastOfType: [Int]
+
+    init(typeCount: Int) {
+        lastOfType = [Int](repeating: -1, count: typeCount)
+    }
+
+    mutating func intern(_ references: HeapSnapshot.References, _ range: Range<Int>, type: Int) -> Int {
+        let last = type < lastOfType.count ? lastOfType[type] : -1
+        if last >= 0, lists[last].paths.elementsEqual(references.paths[range]),
+            lists[last].elements.elementsEqual(references.elements[range])
+        {
+            return last
+        }
+        let list = List(paths: Array(references.paths[range]), elements: Array(references.elements[range]))
+        let id: Int
+        if let known = index[list] {
+            id = known
+        } else {
+            id = lists.count
+            lists.append(list)
+            index[list] = id
+        }
+        if type < lastOfType.count { lastOfType[type] = id }
+        return id
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LeakGraphRender
 import LeakGraphReport
 
 extension Leakgraph {

@@ -148,6 +148,15 @@ struct SnapshotFixtureTests {
         #expect(bad.status == 2)
         #expect(bad.standardError.split(separator: "\n").count == 1, "\(bad.summary)")
         #expect(bad.standardError.contains("truncated or damaged"))
+        // A snapshot of format 1 (one row per reference): one message, exit 2.
+        var older = data
+        older[63] = 1  // `PRAGMA user_version`: bytes 60–63 of the header, big-endian
+        let olderPath = new + ".format1"
+        try older.write(to: URL(fileURLWithPath: olderPath))
+        let refused = try await tool(["snapshot", olderPath])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.split(separator: "\n").count == 1, "\(refused.summary)")
+        #expect(refused.standardError.contains("was written by an older LeakGraph (snapshot format 1"), "\(refused.summary)")
         // A leak report opens as a snapshot of its leaks.
         let program = try await FixtureBuilds.shared.executable("Snapshots", .debug).path
         let run = try await LeakgraphRun.run(program, ["shapes"])

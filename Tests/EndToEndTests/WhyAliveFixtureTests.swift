@@ -1,3 +1,4 @@
+import LeakGraphRender
 import LeakGraphReport
 import Testing
 

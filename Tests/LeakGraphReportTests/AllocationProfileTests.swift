@@ -1,5 +1,6 @@
 import Foundation
 import LeakGraphModel
+import LeakGraphRender
 import LeakGraphReport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LeakGraphRender
 import LeakGraphReport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import LeakGraphModel
 import LeakGraphReport
-import LeakGraphSnapshotFile
+@testable import LeakGraphSnapshotFile
 import LeakGraphTestSupport
 import Testing
 
@@ -92,6 +92,78 @@ struct SnapshotFileTests {
         let error = #expect(throws: SnapshotFileError.self) { try HeapSnapshotFile.read(from: path) }
         #expect(error?.code == .newerFormat)
         #expect(error?.message.contains("newer LeakGraph") == true)
+    }
+
+    @Test func anOlderFormatIsRefused() throws {
+        let path = temporaryPath("older.lgsnap")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try HeapSnapshotFile.write(Self.sample, to: path)
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(data[63] == UInt8(HeapSnapshot.formatVersion))
+        data[63] = 1  // format 1: one row per reference
+        try data.write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: SnapshotFileError.self) { try HeapSnapshotFile.read(from: path) }
+        #expect(error?.code == .olderFormat)
+        #expect(error?.message == "\(path) was written by an older LeakGraph (snapshot format 1; this build reads format 2): take the snapshot again with this LeakGraph")
+    }
+
+    /// The `reference` and `reference_path` views, which SQLite alone computes from the objects'
+    /// `targets` and path lists, give every reference with its path, in the walk's order.
+    @Test func theReferenceViewsListEveryReference() throws {
+        let path = temporaryPath("views.lgsnap")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var sample = Self.sample
+        // A second array with the same paths and elements shares the first one's path list; a third
+        // has a reference in an element and one not.
+        sample.objects.append(address: 0x10c0, type: 1, size: 64, retainCount: 1, stack: nil)
+        sample.references.append(target: 0, path: Int(sample.references.paths[1]), element: 1)
+        sample.references.endObject()
+        sample.objects.append(address: 0x1100, type: 1, size: 64, retainCount: 1, stack: nil)
+        sample.references.append(target: 2, path: Int(sample.references.paths[1]), element: 1)
+        sample.references.append(target: 0, path: Int(sample.references.paths[0]), element: nil)
+        sample.references.endObject()
+        try HeapSnapshotFile.write(sample, to: path)
+        #expect(try HeapSnapshotFile.read(from: path) == sample)
+        let database = try SQLiteDatabase(path: path, readOnly: true)
+        let rows = try database.prepare(
+            "SELECT r.from_id, r.position, r.to_id, r.path_id, r.element, p.path, p.ownership FROM reference r "
+                + "JOIN reference_path p ON p.from_id = r.from_id AND p.position = r.position ORDER BY r.from_id, r.position")
+        var read: [String] = []
+        while try rows.step() {
+            read.append(
+                "\(rows.int64(0)) \(rows.int64(1)) → \(rows.int64(2)) path \(rows.int64(3)) element \(rows.optionalInt64(4).map(String.init) ?? "-") \(rows.text(5) ?? "?") \(rows.text(6) ?? "?")")
+        }
+        var expected: [String] = []
+        for source in 0..<sample.objects.count {
+            for (position, reference) in sample.references(from: source).enumerated() {
+                expected.append(
+                    "\(source) \(position) → \(reference.to) path \(reference.path) element \(reference.element.map(String.init) ?? "-") \(sample.path(ofReference: reference.id).text) \(sample.ownership(ofReference: reference.id).rawValue)")
+            }
+        }
+        #expect(read == expected)
+        #expect(read[1] == "1 0 → 2 path 1 element 1 [1] strong")
+        #expect(read.suffix(3) == ["3 0 → 0 path 1 element 1 [1] strong", "4 0 → 2 path 1 element 1 [1] strong", "4 1 → 0 path 0 element - blobs strong"])
+        #expect(try database.integer("SELECT count(*) FROM path_list") == 4)
+    }
+
+    /// Rows that do not agree with each other or with the info table: one "damaged" error each.
+    @Test func inconsistentRowsAreDamaged() throws {
+        let edits = [
+            ("INSERT INTO object VALUES (3, 4096, 0, 8, 1, NULL, 0, 0, NULL, NULL)", "more objects than the info table counts"),
+            ("UPDATE object SET targets = '[1,2]' WHERE id = 0", "the references of object 0 do not match their path list"),
+            ("UPDATE object SET targets = '[7]' WHERE id = 0", "the references of object 0 do not match their path list"),
+            ("UPDATE object SET path_list_id = NULL WHERE id = 1", "object 1 has references but no path list"),
+            ("UPDATE path_list SET paths = '[9]' WHERE id = 0", "path list 0 names a path that does not exist"),
+        ]
+        for (index, (edit, reason)) in edits.enumerated() {
+            let path = temporaryPath("inconsistent-\(index).lgsnap")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try HeapSnapshotFile.write(Self.sample, to: path)
+            try SQLiteDatabase(path: path, readOnly: false).execute(edit)
+            let error = #expect(throws: SnapshotFileError.self) { try HeapSnapshotFile.read(from: path) }
+            #expect(error?.code == .damaged, "\(edit)")
+            #expect(error?.message.contains(reason) == true, "\(edit): \(error?.message ?? "")")
+        }
     }
 
     @Test func otherFilesAreNoSnapshots() throws {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LeakGraphRender
 import LeakGraphReport
 import LeakGraphRecording
 import Synchronization

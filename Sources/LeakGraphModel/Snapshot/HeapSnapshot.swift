@@ -12,9 +12,9 @@
 /// objects, types, paths and frames by their index into the snapshot's tables. A leak report opened as
 /// a snapshot (``Info/Origin/leakReport``) holds its leaked objects alone.
 public struct HeapSnapshot: Sendable, Equatable {
-    /// The version of the snapshot format this build writes (docs/snapshots.md). Readers refuse a newer
-    /// one.
-    public static let formatVersion = 1
+    /// The version of the snapshot format this build writes and reads (docs/snapshots.md). Readers
+    /// refuse any other: a newer one, and version 1 (which stored one row per reference).
+    public static let formatVersion = 2
 
     /// The program, the time, and what the snapshot was made from.
     public var info: Info

@@ -1,3 +1,5 @@
+import LeakGraphReport
+
 extension ReportDiff {
     /// The diff as text: a verdict line, then the root cycles that changed, the leaked types that
     /// changed and, when both reports count them, the live types that changed (the 25 that grew most),

@@ -1,3 +1,5 @@
+import LeakGraphReport
+
 /// The text of a ``RetainerQuery``: the "WHY IS … ALIVE" section of the text report.
 public enum RetainerText {
     /// The section's lines: a heading with the counts, then each chain

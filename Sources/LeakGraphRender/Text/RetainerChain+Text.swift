@@ -1,3 +1,5 @@
+import LeakGraphReport
+
 extension RetainerChain.Holder {
     /// One line naming the holder: `global Fixture.observers : [Fixture.Observer] (in Fixture)`,
     /// `a thread's stack (a local variable or saved register)`, ….
