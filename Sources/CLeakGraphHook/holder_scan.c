@@ -73,7 +73,9 @@ static void lg_scan_pass(lg_scan_job *job, const lg_range *targets, size_t count
     job->low = targets[0].start;
     job->high = targets[count - 1].end;
     lg_scan_mappings(job, markers, marker_count);
-    lg_scan_thread_registers(stop, lg_scan_visit_registers, job);
+    if (!lg_scan_thread_registers(stop, lg_scan_visit_registers, job)) {
+        job->failed = true;
+    }
     lg_scan_kernel_compare(job);
     job->request->stats.passes++;
 }

@@ -59,8 +59,9 @@ typedef void (*lg_scan_range_visitor)(uintptr_t start, uintptr_t end, void *cont
 /// Hands `visit` each range of a stopped thread's signal frame that holds its registers at the
 /// interruption (x86_64: the general-purpose registers and the vector state XSAVE wrote); the stack
 /// read begins above them (`lg_scan_thread_stacks`), so the frame's unwritten gaps are never read.
-/// Elsewhere nothing: the stacks are read from the handlers' frames up, registers included.
-LG_HIDDEN void lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor visit, void *context);
+/// Elsewhere nothing: the stacks are read from the handlers' frames up, registers included. Returns false
+/// when a stopped thread's signal frame cannot be read: the scan must abstain.
+LG_HIDDEN bool lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor visit, void *context);
 
 // MARK: holder_scan_memory.c — reading memory
 

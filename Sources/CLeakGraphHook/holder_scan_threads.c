@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <signal.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -441,7 +442,7 @@ static void lg_scan_visit_aligned(uintptr_t start, uintptr_t end, lg_scan_range_
 }
 #endif
 
-void lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor visit, void *visit_context) {
+bool lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor visit, void *visit_context) {
 #if defined(__x86_64__)
     lg_scan_read_xstate_layout();
     for (unsigned i = 0; i < stop->thread_count; i++) {
@@ -449,25 +450,43 @@ void lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor vi
         if (frame == 0 || atomic_load(&lg_scan_threads[i].low) == 0) {
             continue;
         }
-        const ucontext_t *context = (const ucontext_t *)frame;
+        // Copied with process_vm_readv, never dereferenced: a thread that waited too long has left its
+        // handler (that scan abstains), and its frame may hold anything by now.
+        ucontext_t context;
+        if (lg_read_memory(frame, &context, sizeof context) != sizeof context) {
+            return false;  // its registers cannot be read: the scan abstains
+        }
         // Every general-purpose register at the interruption.
-        const greg_t *registers = context->uc_mcontext.gregs;
-        lg_scan_visit_aligned((uintptr_t)registers, (uintptr_t)(registers + NGREG), visit, visit_context);
-        uintptr_t state = (uintptr_t)context->uc_mcontext.fpregs;
+        uintptr_t registers = frame + offsetof(ucontext_t, uc_mcontext.gregs);
+        lg_scan_visit_aligned(registers, registers + sizeof(gregset_t), visit, visit_context);
+        uintptr_t state = (uintptr_t)context.uc_mcontext.fpregs;
         if (state == 0) {
             continue;
         }
         // The legacy area: x87/MMX registers at 32, XMM0–15 at 160 (to 416); then, with XSAVE, the
-        // header's XSTATE_BV (at 512) says which components were written (a clear bit: the component is
-        // in its initial state, all zeros, and its bytes in the frame are not the thread's).
-        const uint32_t *software = (const uint32_t *)(state + 464);
-        if (software[0] != LG_FP_XSTATE_MAGIC1) {
+        // software bytes at 464 (magic, features, size) and the header's XSTATE_BV at 512 say which
+        // components were written (a clear bit: the component is in its initial state, all zeros, and
+        // its bytes in the frame are not the thread's).
+        unsigned char header[520];
+        if (lg_read_memory(state, header, sizeof header) != sizeof header) {
+            // Unreadable: the whole signal frame up to the red zone, as a conservative read.
+            uintptr_t red_zone = ((uintptr_t)context.uc_mcontext.gregs[REG_RSP] - 128) & ~(uintptr_t)7;
+            if (red_zone > frame) {
+                lg_scan_visit_aligned(frame, red_zone, visit, visit_context);
+            }
+            continue;
+        }
+        uint32_t magic, size;
+        uint64_t features, written;
+        memcpy(&magic, header + 464, sizeof magic);
+        if (magic != LG_FP_XSTATE_MAGIC1) {
             lg_scan_visit_aligned(state + 32, state + 416, visit, visit_context);
             continue;
         }
-        uint64_t features = *(const uint64_t *)(state + 464 + 8);
-        uint32_t size = software[4];
-        uint64_t written = *(const uint64_t *)(state + 512) & features;
+        memcpy(&features, header + 464 + 8, sizeof features);
+        memcpy(&size, header + 464 + 16, sizeof size);
+        memcpy(&written, header + 512, sizeof written);
+        written &= features;
         if ((written & 1) != 0) {
             lg_scan_visit_aligned(state + 32, state + 160, visit, visit_context);
         }
@@ -485,6 +504,7 @@ void lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor vi
 #else
     (void)stop, (void)visit, (void)visit_context;  // the stacks are read from the handlers' frames up
 #endif
+    return true;
 }
 
 bool lg_scan_resume_threads(const lg_scan_stop *stop) {
