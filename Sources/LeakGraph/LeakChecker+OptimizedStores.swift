@@ -92,10 +92,7 @@ extension LeakChecker {
                 }
             }
             guard !onTheLine else { return candidate }
-            var unplaced = candidate
-            unplaced.frame?.line = nil
-            unplaced.frame?.file = nil
-            return unplaced
+            return functionOnly(candidate)
         }
         guard let nearest = stores.min(by: { distance($0, retain) < distance($1, retain) }) else { return candidate }
         guard let innermost = symbolizer.symbolizeExpandingInlines(nearest, as: .instructionAddress).first,
@@ -123,6 +120,11 @@ extension LeakChecker {
         guard candidate.evidence == .retain, let frame = candidate.frame, frame.line != nil,
             let address = frame.address, address > 0, symbolizer.isOptimizedCode(at: address - 1) == true
         else { return candidate }
+        return functionOnly(candidate)
+    }
+
+    /// `candidate` naming its function alone: no file, no line.
+    private static func functionOnly(_ candidate: StoreSite.Candidate) -> StoreSite.Candidate {
         var unplaced = candidate
         unplaced.frame?.line = nil
         unplaced.frame?.file = nil
