@@ -22,7 +22,7 @@ extension LeakAnalysis {
     /// A check runs this on the whole heap, then builds the ``ObjectGraph`` of the leaked objects alone and
     /// analyses it (there the proof is checked again on the typed references, and cycles are grouped).
     ///
-    /// - Complexity: O(*n* + *e*) time, about 6 bytes per node of extra memory (plus the search's
+    /// - Complexity: O(*n* + *e*) time, about 2 bytes per node of extra memory (plus the search's
     ///   frontier).
     package static func leakedNodes(of graph: StrongReferenceGraph, orphans: [Int] = []) -> [Int] {
         let counts = graph.retainCounts
@@ -44,8 +44,10 @@ extension LeakAnalysis {
     ///
     /// - Complexity: O(*n* + *e*).
     package static func unexplainedNodes(of graph: StrongReferenceGraph) -> [Int] {
-        var counted = [UInt32](repeating: 0, count: graph.nodeCount)
-        for target in graph.targets { counted[Int(target)] += 1 }
+        var counted = CompactCounts(repeatingZero: graph.nodeCount)
+        counted.incrementing { increment in
+            for target in graph.targets { increment(Int(target)) }
+        }
         var nodes: [Int] = []
         for node in 0..<graph.nodeCount where graph.retainCounts[node] > counted[node] {
             nodes.append(node)
@@ -81,11 +83,10 @@ extension LeakAnalysis {
     ) -> Reachability {
         let orphaned = { (node: Int) in !isOrphan.isEmpty && isOrphan[node] }
         // 1. External references (`retainCount − strong in-degree`) and roots.
-        var counted = [UInt32](repeating: 0, count: nodeCount)
-        counted.withUnsafeMutableBufferPointer { counted in
-            for target in targets {
-                counted[Int(target)] &+= 1
-            }
+        // A byte per node (CompactCounts): in-degrees of 255 and more are kept exactly beside.
+        var counted = CompactCounts(repeatingZero: nodeCount)
+        counted.incrementing { increment in
+            for target in targets { increment(Int(target)) }
         }
         var isRoot = [Bool](repeating: false, count: keepsRoots ? nodeCount : 0)
         var anomalies: [Int] = []
@@ -124,17 +125,15 @@ extension LeakAnalysis {
                 }
             }
             // Strong in-edges of every unreached node from unreached nodes.
-            counted.withUnsafeMutableBufferPointer { counted in
-                reached.withUnsafeBufferPointer { reached in
-                    for node in 0..<nodeCount where !reached[node] {
-                        counted[node] = 0
-                    }
+            reached.withUnsafeBufferPointer { reached in
+                for node in 0..<nodeCount where !reached[node] {
+                    counted.reset(at: node)
+                }
+                counted.incrementing { increment in
                     for node in 0..<nodeCount where !reached[node] {
                         for edge in Int(offsets[node])..<Int(offsets[node + 1]) {
                             let target = Int(targets[edge])
-                            if !reached[target] {
-                                counted[target] &+= 1
-                            }
+                            if !reached[target] { increment(target) }
                         }
                     }
                 }

@@ -1,6 +1,6 @@
 /// The strong references between the live objects of a heap walk and their retain counts, and nothing
 /// else: no addresses, type names or paths. It is all that reachability and the proof need, in about
-/// 12 bytes per object and 4 per strong reference, so a check can find the leaked objects of a large
+/// 5 bytes per object and 4 per strong reference, so a check can find the leaked objects of a large
 /// heap before it builds ``ObjectNode``s and ``Reference``s for those alone.
 ///
 /// Nodes are `0 ..< nodeCount`, numbered as the walk numbers them. Node `n`'s strong references lead
@@ -9,8 +9,9 @@
 /// are left out: they never keep an object alive.
 public struct StrongReferenceGraph: Sendable, Equatable {
     /// Each node's strong retain count, saturated at `UInt32.max` (such a count is never explained by
-    /// the graph's references, so its node counts as externally held).
-    public let retainCounts: [UInt32]
+    /// the graph's references, so its node counts as externally held); a byte per node
+    /// (``CompactCounts``).
+    public let retainCounts: CompactCounts
     /// `offsets[n] ..< offsets[n + 1]` is node `n`'s range in ``targets``; `nodeCount + 1` entries.
     public let offsets: [UInt32]
     /// The targets of every node's strong references, node after node.
@@ -22,6 +23,11 @@ public struct StrongReferenceGraph: Sendable, Equatable {
     /// Creates a graph; `offsets` must have `retainCounts.count + 1` non-decreasing entries starting at
     /// 0 and ending at `targets.count`, and every target must be a node.
     public init(retainCounts: [UInt32], offsets: [UInt32], targets: [UInt32]) {
+        self.init(retainCounts: CompactCounts(retainCounts), offsets: offsets, targets: targets)
+    }
+
+    /// Creates a graph of retain counts already compact (a heap walk's).
+    public init(retainCounts: CompactCounts, offsets: [UInt32], targets: [UInt32]) {
         precondition(
             offsets.count == retainCounts.count + 1 && offsets.first == 0 && Int(offsets.last!) == targets.count)
         self.retainCounts = retainCounts

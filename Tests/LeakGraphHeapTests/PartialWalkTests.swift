@@ -102,7 +102,7 @@ final class PartialWalkTests: XCTestCase {
             let scan = walker.scan(count: records.count) { records[$0] }
             XCTAssertEqual(scan.liveObjects, 3)
             XCTAssertEqual(scan.strongGraph.targets.count, 2, "two strong references, the weak one left out")
-            XCTAssertEqual(scan.strongGraph.retainCounts, whole.nodes.map { UInt32($0.retainCount) })
+            XCTAssertEqual(Array(scan.strongGraph.retainCounts), whole.nodes.map { UInt32($0.retainCount) })
 
             let b = whole.nodes.firstIndex { $0.address == address(objects[1]) }!
             let c = whole.nodes.firstIndex { $0.address == address(objects[2]) }!

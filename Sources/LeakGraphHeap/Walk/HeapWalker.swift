@@ -106,7 +106,7 @@ public struct HeapWalker {
         progress: Progress? = nil
     ) -> HeapScan {
         precondition(count < Int(UInt32.max), "a heap walk numbers objects with 32 bits")
-        var retainCounts: [UInt32] = []
+        var retainCounts = CompactCounts()
         retainCounts.reserveCapacity(count)
         var planIDs = PlanIDs()
         planIDs.reserveCapacity(count)
