@@ -101,6 +101,9 @@ extension LeakAnalysis {
                 anomalies.append(node)
             }
         }
+        // Released before the search: the proof counts again, among the unreached nodes alone, and only
+        // when there are some (a heap with no leak pays for one count array, not two at once).
+        counted = CompactCounts()
 
         // 2 + 3. Reachability, then the proof; failures become roots until stable. The search is
         //    depth-first with a stack of the nodes still to expand: the set reached is the same as
@@ -125,10 +128,9 @@ extension LeakAnalysis {
                 }
             }
             // Strong in-edges of every unreached node from unreached nodes.
+            guard reached.contains(false) else { break }
+            counted = CompactCounts(repeatingZero: nodeCount)
             reached.withUnsafeBufferPointer { reached in
-                for node in 0..<nodeCount where !reached[node] {
-                    counted.reset(at: node)
-                }
                 counted.incrementing { increment in
                     for node in 0..<nodeCount where !reached[node] {
                         for edge in Int(offsets[node])..<Int(offsets[node + 1]) {
@@ -145,6 +147,7 @@ extension LeakAnalysis {
                     failures.append(UInt32(node))
                 }
             }
+            counted = CompactCounts()
             if failures.isEmpty { break }
             for node in failures {
                 if keepsRoots { isRoot[Int(node)] = true }
