@@ -282,7 +282,7 @@ typedef struct lg_state_t {
 LG_HIDDEN extern lg_state_t lg_state;
 
 /// Entries of the per-thread stack cache (a power of two).
-#define LG_THREAD_STACK_CACHE 64u
+#define LG_THREAD_STACK_CACHE 256u
 
 /// Per-thread recording state, created at the thread's first recorded allocation.
 typedef struct lg_thread {
