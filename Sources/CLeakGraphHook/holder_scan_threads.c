@@ -433,6 +433,11 @@ static void lg_scan_read_xstate_layout(void) {
     atomic_store_explicit(&lg_xstate_known, 1, memory_order_release);
 }
 
+/// The most a signal frame on x86_64 can span from its context to the interrupted stack's red zone:
+/// the context, `siginfo` and the XSAVE area (about 11 KiB with AMX tiles) and their alignment. A
+/// frame whose saved pointers lead farther is one its thread has left: the registers cannot be read.
+#define LG_SIGNAL_FRAME_LIMIT ((uintptr_t)64 * 1024)
+
 /// The kernel's mark that a signal frame's FPU state is in XSAVE format (`fpx_sw_bytes.magic1`, in the
 /// bytes 464–511 of the legacy area that the processor leaves to software).
 #define LG_FP_XSTATE_MAGIC1 0x46505853u
@@ -463,6 +468,11 @@ bool lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor vi
         if (state == 0) {
             continue;
         }
+        // The kernel puts the FPU state in the same signal frame, just above the context: a pointer
+        // elsewhere is a frame the thread has left (anything may be written there by now).
+        if (state <= frame || state - frame > LG_SIGNAL_FRAME_LIMIT) {
+            return false;
+        }
         // The legacy area: x87/MMX registers at 32, XMM0–15 at 160 (to 416); then, with XSAVE, the
         // software bytes at 464 (magic, features, size) and the header's XSTATE_BV at 512 say which
         // components were written (a clear bit: the component is in its initial state, all zeros, and
@@ -471,9 +481,10 @@ bool lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor vi
         if (lg_read_memory(state, header, sizeof header) != sizeof header) {
             // Unreadable: the whole signal frame up to the red zone, as a conservative read.
             uintptr_t red_zone = ((uintptr_t)context.uc_mcontext.gregs[REG_RSP] - 128) & ~(uintptr_t)7;
-            if (red_zone > frame) {
-                lg_scan_visit_aligned(frame, red_zone, visit, visit_context);
+            if (red_zone <= frame || red_zone - frame > LG_SIGNAL_FRAME_LIMIT) {
+                return false;  // no signal frame of this thread ends there: the scan abstains
             }
+            lg_scan_visit_aligned(frame, red_zone, visit, visit_context);
             continue;
         }
         uint32_t magic, size;
@@ -485,6 +496,9 @@ bool lg_scan_thread_registers(const lg_scan_stop *stop, lg_scan_range_visitor vi
         }
         memcpy(&features, header + 464 + 8, sizeof features);
         memcpy(&size, header + 464 + 16, sizeof size);
+        if (size > LG_SIGNAL_FRAME_LIMIT) {
+            return false;  // no XSAVE area is that large: not the frame the kernel wrote
+        }
         memcpy(&written, header + 512, sizeof written);
         written &= features;
         if ((written & 1) != 0) {
