@@ -12,7 +12,10 @@
 //
 //   checks N walk child|frozen[,…] symbolizedInChild S
 //   symbolizers M          (Symbolizers this process made: 0 when every stack was symbolized elsewhere)
-//   first check: resident before B, after A, peak P bytes
+//   first check: resident before B, after A, peak P bytes; anonymous before C, after D bytes; the record's peak R bytes
+//                          (VmRSS just before the monitor starts, the pair made; VmRSS and VmHWM once the
+//                          first check has written its reports; RssAnon: the part that is no mapped file;
+//                          LeakMonitorCheck.peakResidentBytes: VmHWM when the check ended, before its reports)
 //
 // Also the program of `scripts/bench-first-check` (built with -O against a release LeakGraph).
 import Foundation
@@ -61,16 +64,28 @@ var configuration = LeakMonitorConfiguration(
     interval: .milliseconds(100), confirmationDelay: .milliseconds(10), reportDirectory: arguments[2],
     logger: Logger(label: "own-monitor") { _ in SwiftLogNoOpLogHandler() })
 configuration.symbolizesInChild = arguments[0] == "child"
+/// Fields of `/proc/self/status` in bytes (`VmRSS`, `RssAnon`, `VmHWM`), 0 when unknown.
+@Sendable func memory() -> (resident: Int, anonymous: Int, peak: Int) {
+    let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    func field(_ name: String) -> Int {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+        return (Int(line.filter(\.isNumber)) ?? 0) * 1024
+    }
+    return (field("VmRSS"), field("RssAnon"), field("VmHWM"))
+}
+
 let monitor = LeakMonitor(configuration)
 let checks = Mutex<[LeakMonitorCheck]>([])
-let residentAfterFirst = Atomic(0)
+let afterFirst = Mutex((resident: 0, anonymous: 0, peak: 0))
 monitor.addObserver { check in
     let count = checks.withLock {
         $0.append(check)
         return $0.count
     }
-    if count == 1 { residentAfterFirst.store(LeakCheckSteps.processResidentBytes(), ordering: .relaxed) }
+    // Once the first check has written its reports.
+    if count == 1 { afterFirst.withLock { $0 = memory() } }
 }
+var before = (resident: 0, anonymous: 0, peak: 0)
 do {
     // Recording first: the pair is made before the monitor's first check.
     try LeakChecker.startRecording()
@@ -80,6 +95,7 @@ do {
         made.signal()
     }.start()
     made.wait()
+    before = memory()
     try monitor.start()
 } catch {
     print("cannot start: \(error)")
@@ -90,14 +106,16 @@ for _ in 0..<600 where checks.withLock({ $0.count }) < checksWanted {
 }
 monitor.stop()
 let seen = checks.withLock { $0 }
-guard let first = seen.first else {
+guard !seen.isEmpty else {
     print("no check ran")
     exit(3)
 }
 let walks = seen.map { $0.walk?.rawValue ?? "-" }.joined(separator: ",")
 print("checks \(seen.count) walk \(walks) symbolizedInChild \(seen.map(\.stacksSymbolizedInChild).reduce(0, +))")
 print("symbolizers \(Symbolizer.instancesMade)")
+let after = afterFirst.withLock { $0 }
 print(
-    "first check: resident before \(first.residentBytesBefore), after \(residentAfterFirst.load(ordering: .relaxed)), "
-        + "peak \(first.peakResidentBytes) bytes")
+    "first check: resident before \(before.resident), after \(after.resident), peak \(after.peak) bytes; "
+        + "anonymous before \(before.anonymous), after \(after.anonymous) bytes; "
+        + "the record's peak \(seen[0].peakResidentBytes) bytes")
 exit(0)
