@@ -48,34 +48,6 @@ struct ForkedWalk: Codable {
     /// parent builds them after the check, for the next child (``LeakChecker/childWalker``).
     var newLayoutMetadata: [UInt64]
 
-    /// The walk of `objects` (every tracked object, ascending; the heap frozen) with `walker`, a copy
-    /// of the parent's, whose layouts are already built: the leaked objects' graph. Runs in the child.
-    init(objects: UnsafeBufferPointer<UInt>, liveTypes: Bool, walker: HeapWalker) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let record = LeakChecker.frozenRecords(objects)
-        let prepared = Set(walker.layoutMetadata)
-        let scan = walker.scan(addresses: objects, record: record)
-        let walked = clock.now
-        let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
-        let graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
-        nodes = graph.nodes.map {
-            Node(
-                address: $0.address, typeName: $0.typeName, kind: $0.kind, size: $0.size, retainCount: $0.retainCount,
-                stackID: $0.stackID)
-        }
-        references = graph.references.map { Edge(from: $0.from, to: $0.to, path: $0.path, ownership: $0.ownership) }
-        diagnostics = graph.diagnostics
-        diagnosticStackIDs = graph.diagnostics.map(\.stackID)
-        trackedObjects = graph.trackedObjects
-        liveObjectsLeftOut = graph.liveObjectsLeftOut
-        self.liveTypes = liveTypes ? scan.liveTypes : nil
-        liveBytes = scan.liveBytes
-        walkNanoseconds = Self.nanoseconds(walked - start)
-        leakedGraphNanoseconds = Self.nanoseconds(clock.now - walked)
-        newLayoutMetadata = walker.layoutMetadata.filter { !prepared.contains($0) }.map(UInt64.init)
-    }
-
     /// The graph of the leaked objects, as the child built it.
     var graph: ObjectGraph {
         var diagnostics = diagnostics
@@ -103,6 +75,36 @@ struct ForkedWalk: Codable {
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+}
+
+extension ForkedWalk {
+    /// The walk of `objects` (every tracked object, ascending; the heap frozen) with `walker`, a copy
+    /// of the parent's, whose layouts are already built: the leaked objects' graph. Runs in the child.
+    init(objects: UnsafeBufferPointer<UInt>, liveTypes: Bool, walker: HeapWalker) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let record = LeakChecker.frozenRecords(objects)
+        let prepared = Set(walker.layoutMetadata)
+        let scan = walker.scan(addresses: objects, record: record)
+        let walked = clock.now
+        let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
+        let graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
+        nodes = graph.nodes.map {
+            Node(
+                address: $0.address, typeName: $0.typeName, kind: $0.kind, size: $0.size, retainCount: $0.retainCount,
+                stackID: $0.stackID)
+        }
+        references = graph.references.map { Edge(from: $0.from, to: $0.to, path: $0.path, ownership: $0.ownership) }
+        diagnostics = graph.diagnostics
+        diagnosticStackIDs = graph.diagnostics.map(\.stackID)
+        trackedObjects = graph.trackedObjects
+        liveObjectsLeftOut = graph.liveObjectsLeftOut
+        self.liveTypes = liveTypes ? scan.liveTypes : nil
+        liveBytes = scan.liveBytes
+        walkNanoseconds = Self.nanoseconds(walked - start)
+        leakedGraphNanoseconds = Self.nanoseconds(clock.now - walked)
+        newLayoutMetadata = walker.layoutMetadata.filter { !prepared.contains($0) }.map(UInt64.init)
     }
 }
 

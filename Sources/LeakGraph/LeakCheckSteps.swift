@@ -36,7 +36,7 @@ public struct LeakCheckSteps: Sendable, Equatable {
     public var symbolizedInLeakgraph = false
     /// How many creation stacks a forked child symbolized for this check's report (a monitor's check
     /// whose walk ran in a child, ``walkedInChild``): this process made no symbolizer for them and
-    /// read no debug information; ``symbolization`` is the child's time. 0 when the child symbolized
+    /// read no debug information; ``symbolization`` includes the child's time. 0 when the child symbolized
     /// none (all were cached, it was not asked, or its frames did not come).
     public var symbolizedInChild = 0
     /// Building the report value (symbolization excluded).

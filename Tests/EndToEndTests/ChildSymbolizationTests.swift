@@ -67,6 +67,10 @@ struct ChildSymbolizationTests {
             "every walk in a child: \(child.lines)")
         #expect(child.count(after: "symbolizers") == 0, "the program made no Symbolizer: \(child.lines)")
         #expect((child.count(after: "symbolizedInChild") ?? 0) >= 1, "\(child.lines)")
+        // The first check's child symbolized them; the later ones found them in their copy of the cache.
+        let perCheck = child.lines.first { $0.hasPrefix("checks ") }?.split(separator: " ").last ?? ""
+        #expect(perCheck.split(separator: ",").dropFirst().allSatisfy { $0 == "0" }, "\(child.lines)")
+        #expect(perCheck.split(separator: ",").first.flatMap { Int($0) } == child.count(after: "symbolizedInChild"))
         #expect((here.count(after: "symbolizers") ?? 0) >= 1, "the program symbolized: \(here.lines)")
         #expect(here.count(after: "symbolizedInChild") == 0, "\(here.lines)")
         let report = try #require(child.report, "no periodic report: \(child.lines)")

@@ -10,7 +10,7 @@
 // The monitor writes its reports into FOLDER; after CHECKS periodic checks (default 3) the program
 // prints, and exits with 0:
 //
-//   checks N walk child|frozen[,…] symbolizedInChild S
+//   checks N walk child|frozen[,…] symbolizedInChild S perCheck S1,S2,…
 //   symbolizers M          (Symbolizers this process made: 0 when every stack was symbolized elsewhere)
 //   first check: resident before B, after A, peak P bytes; anonymous before C, after D bytes; the record's peak R bytes
 //                          (VmRSS just before the monitor starts, the pair made; VmRSS and VmHWM once the
@@ -111,7 +111,10 @@ guard !seen.isEmpty else {
     exit(3)
 }
 let walks = seen.map { $0.walk?.rawValue ?? "-" }.joined(separator: ",")
-print("checks \(seen.count) walk \(walks) symbolizedInChild \(seen.map(\.stacksSymbolizedInChild).reduce(0, +))")
+let counts = seen.map(\.stacksSymbolizedInChild)
+print(
+    "checks \(seen.count) walk \(walks) symbolizedInChild \(counts.reduce(0, +)) "
+        + "perCheck \(counts.map(String.init).joined(separator: ","))")
 print("symbolizers \(Symbolizer.instancesMade)")
 let after = afterFirst.withLock { $0 }
 print(
