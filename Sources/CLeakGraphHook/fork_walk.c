@@ -1,5 +1,6 @@
 // The plumbing of a walk in a forked child (CLeakGraphForkedWalk.h): the fork with every signal
-// blocked, the child's one write and `_exit`, and the parent's bounded read, kill and reap.
+// blocked, the child's writes (its result, then at most one follow-up) and `_exit`, and the parent's
+// bounded reads, kill and reap.
 //
 // The child is made with the C library's `fork()`, so its handlers run: glibc makes malloc usable in
 // the child, and the hook's own handlers (hook.c, `lg_fork_prepare`…) leave the shard locks held by
@@ -87,11 +88,15 @@ static bool lg_write_all(int fd, const uint8_t *bytes, size_t count) {
     return true;
 }
 
-void lg_fork_walk_finish(int write_fd, const void *bytes, size_t count) {
+int lg_fork_walk_send(int write_fd, const void *bytes, size_t count) {
     uint64_t length = count;
     bool written = lg_write_all(write_fd, (const uint8_t *)&length, sizeof length) &&
                    lg_write_all(write_fd, (const uint8_t *)bytes, count);
-    _exit(written ? 0 : 1);
+    return written ? 0 : -1;
+}
+
+void lg_fork_walk_finish(int write_fd, const void *bytes, size_t count) {
+    _exit(lg_fork_walk_send(write_fd, bytes, count) == 0 ? 0 : 1);
 }
 
 /// Milliseconds on the monotonic clock.
@@ -161,39 +166,48 @@ static int lg_reap_child(const lg_forked_child *child) {
     return result == child->pid ? status : -1;
 }
 
-lg_fork_walk_outcome lg_fork_walk_collect(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count,
-                                          int *exit_status) {
+lg_fork_walk_outcome lg_fork_walk_receive(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count) {
     *bytes = NULL;
     *count = 0;
     int64_t deadline = lg_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
-    lg_fork_walk_outcome outcome = LG_FORK_WALK_DIED;
     uint64_t length = 0;
     size_t header = lg_read_until(child->read_fd, (uint8_t *)&length, sizeof length, deadline);
-    if (header == sizeof length) {
-        uint8_t *buffer = malloc(length > 0 ? (size_t)length : 1);
-        if (buffer == NULL) {
-            outcome = LG_FORK_WALK_NO_MEMORY;
-        } else if (lg_read_until(child->read_fd, buffer, (size_t)length, deadline) == length) {
-            outcome = LG_FORK_WALK_DONE;
-            *bytes = buffer;
-            *count = (size_t)length;
-        } else {
-            free(buffer);
-            outcome = lg_now_ms() >= deadline ? LG_FORK_WALK_TIMEOUT : LG_FORK_WALK_DIED;
-        }
-    } else {
-        outcome = lg_now_ms() >= deadline ? LG_FORK_WALK_TIMEOUT : LG_FORK_WALK_DIED;
+    if (header != sizeof length) {
+        return lg_now_ms() >= deadline ? LG_FORK_WALK_TIMEOUT : LG_FORK_WALK_DIED;
     }
-    close(child->read_fd);
-    child->read_fd = -1;
-    if (outcome != LG_FORK_WALK_DONE) {
+    uint8_t *buffer = malloc(length > 0 ? (size_t)length : 1);
+    if (buffer == NULL) {
+        return LG_FORK_WALK_NO_MEMORY;
+    }
+    if (lg_read_until(child->read_fd, buffer, (size_t)length, deadline) != length) {
+        free(buffer);
+        return lg_now_ms() >= deadline ? LG_FORK_WALK_TIMEOUT : LG_FORK_WALK_DIED;
+    }
+    *bytes = buffer;
+    *count = (size_t)length;
+    return LG_FORK_WALK_DONE;
+}
+
+int lg_fork_walk_end(lg_forked_child *child, int kill_child) {
+    if (child->read_fd >= 0) {
+        close(child->read_fd);
+        child->read_fd = -1;
+    }
+    if (kill_child) {
         lg_kill_child(child);
     }
-    *exit_status = lg_reap_child(child);
+    int status = lg_reap_child(child);
     if (child->pidfd >= 0) {
         close(child->pidfd);
         child->pidfd = -1;
     }
+    return status;
+}
+
+lg_fork_walk_outcome lg_fork_walk_collect(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count,
+                                          int *exit_status) {
+    lg_fork_walk_outcome outcome = lg_fork_walk_receive(child, timeout_ms, bytes, count);
+    *exit_status = lg_fork_walk_end(child, outcome != LG_FORK_WALK_DONE);
     return outcome;
 }
 
@@ -208,6 +222,13 @@ void lg_fork_walk_free(uint8_t *bytes) { free(bytes); }
 int lg_fork_walk_start(lg_forked_child *child) {
     (void)child;
     errno = ENOSYS;
+    return -1;
+}
+
+int lg_fork_walk_send(int write_fd, const void *bytes, size_t count) {
+    (void)write_fd;
+    (void)bytes;
+    (void)count;
     return -1;
 }
 
@@ -226,6 +247,20 @@ lg_fork_walk_outcome lg_fork_walk_collect(lg_forked_child *child, int timeout_ms
     *count = 0;
     *exit_status = -1;
     return LG_FORK_WALK_DIED;
+}
+
+lg_fork_walk_outcome lg_fork_walk_receive(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count) {
+    (void)child;
+    (void)timeout_ms;
+    *bytes = NULL;
+    *count = 0;
+    return LG_FORK_WALK_DIED;
+}
+
+int lg_fork_walk_end(lg_forked_child *child, int kill_child) {
+    (void)child;
+    (void)kill_child;
+    return -1;
 }
 
 void lg_fork_walk_free(uint8_t *bytes) { free(bytes); }

@@ -3,6 +3,7 @@ import LeakGraphAnalysis
 import LeakGraphHeap
 import LeakGraphModel
 import LeakGraphRecording
+import LeakGraphSymbolication
 import Synchronization
 
 /// A check's first walk done in a forked child (``LeakChecker/capturedGraphInChild(liveTypes:timeout:steps:)``):
@@ -31,6 +32,9 @@ struct ForkedWalk: Codable {
     var nodes: [Node]
     var references: [Edge]
     var diagnostics: [WalkDiagnostic]
+    /// Each diagnostic's ``WalkDiagnostic/stackID`` (its JSON leaves it out): the report names a
+    /// diagnostic's creation site from it.
+    var diagnosticStackIDs: [Int?]
     var trackedObjects: Int
     var liveObjectsLeftOut: Int
     var liveTypes: [TypeTally]?
@@ -44,6 +48,37 @@ struct ForkedWalk: Codable {
     /// parent builds them after the check, for the next child (``LeakChecker/childWalker``).
     var newLayoutMetadata: [UInt64]
 
+    /// The graph of the leaked objects, as the child built it.
+    var graph: ObjectGraph {
+        var diagnostics = diagnostics
+        for (index, stackID) in zip(diagnostics.indices, diagnosticStackIDs) {
+            diagnostics[index].stackID = stackID
+        }
+        var graph = ObjectGraph(
+            nodes: nodes.map {
+                ObjectNode(
+                    address: $0.address, typeName: $0.typeName, kind: $0.kind, size: $0.size,
+                    retainCount: $0.retainCount, stackID: $0.stackID)
+            },
+            references: references.map { Reference(from: $0.from, to: $0.to, path: $0.path, ownership: $0.ownership) },
+            diagnostics: diagnostics, trackedObjects: trackedObjects, liveObjectsLeftOut: liveObjectsLeftOut)
+        graph.liveTypes = liveTypes
+        return graph
+    }
+
+    /// The creation stacks a report of this graph asks for (its objects', its diagnostics' examples),
+    /// less those `cached` already holds: ascending, each once.
+    func stacksToSymbolize(cached: SymbolizedStackCache?) -> [UInt32] {
+        let ids = Set((nodes.map(\.stackID) + diagnosticStackIDs).compactMap { $0.map { UInt32($0) } })
+        return ids.filter { !(cached?.contains(stack: $0) ?? false) }.sorted()
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+}
+
+extension ForkedWalk {
     /// The walk of `objects` (every tracked object, ascending; the heap frozen) with `walker`, a copy
     /// of the parent's, whose layouts are already built: the leaked objects' graph. Runs in the child.
     init(objects: UnsafeBufferPointer<UInt>, liveTypes: Bool, walker: HeapWalker) {
@@ -62,6 +97,7 @@ struct ForkedWalk: Codable {
         }
         references = graph.references.map { Edge(from: $0.from, to: $0.to, path: $0.path, ownership: $0.ownership) }
         diagnostics = graph.diagnostics
+        diagnosticStackIDs = graph.diagnostics.map(\.stackID)
         trackedObjects = graph.trackedObjects
         liveObjectsLeftOut = graph.liveObjectsLeftOut
         self.liveTypes = liveTypes ? scan.liveTypes : nil
@@ -70,24 +106,72 @@ struct ForkedWalk: Codable {
         leakedGraphNanoseconds = Self.nanoseconds(clock.now - walked)
         newLayoutMetadata = walker.layoutMetadata.filter { !prepared.contains($0) }.map(UInt64.init)
     }
+}
 
-    /// The graph of the leaked objects, as the child built it.
-    var graph: ObjectGraph {
-        var graph = ObjectGraph(
-            nodes: nodes.map {
-                ObjectNode(
-                    address: $0.address, typeName: $0.typeName, kind: $0.kind, size: $0.size,
-                    retainCount: $0.retainCount, stackID: $0.stackID)
-            },
-            references: references.map { Reference(from: $0.from, to: $0.to, path: $0.path, ownership: $0.ownership) },
-            diagnostics: diagnostics, trackedObjects: trackedObjects, liveObjectsLeftOut: liveObjectsLeftOut)
-        graph.liveTypes = liveTypes
-        return graph
+/// The creation stacks a forked child symbolized for the report of its walk (``ForkedWalk``), so that
+/// the program makes no ``Symbolizer`` and reads no debug information: the child's follow-up message,
+/// sent after the walk's result.
+struct ForkedStacks: Codable {
+    /// A ``SymbolizedFrame``.
+    struct Frame: Codable {
+        var address: UInt64
+        var function: String
+        var rawSymbol: String?
+        var file: String?
+        var line: Int?
+        var module: String?
+        var isInlined: Bool
+
+        init(_ frame: SymbolizedFrame) {
+            address = UInt64(frame.address)
+            function = frame.function
+            rawSymbol = frame.rawSymbol
+            file = frame.file
+            line = frame.line
+            module = frame.module
+            isInlined = frame.isInlined
+        }
+
+        var frame: SymbolizedFrame {
+            SymbolizedFrame(
+                address: UInt(address), function: function, rawSymbol: rawSymbol, file: file, line: line,
+                module: module, isInlined: isInlined)
+        }
     }
 
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    /// The stacks symbolized, and each one's frames (`frames[i]` are `ids[i]`'s).
+    var ids: [UInt32] = []
+    var frames: [[Frame]] = []
+    /// How long the child took, making its symbolizer included, in nanoseconds.
+    var nanoseconds: Int64 = 0
+
+    /// Stacks `ids` symbolized in the child with `resolve`, as the parent's report would (a new
+    /// ``Symbolizer`` over the child's memory map, which is the program's); none when `ids` is empty
+    /// or no symbolizer could be made (the parent then symbolizes, and says why it could not).
+    init(symbolizing ids: [UInt32], with resolve: LeakChecker.StackResolver, executablePath: String?) {
+        guard !ids.isEmpty else { return }
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard let symbolizer = try? Symbolizer() else { return }
+        self.ids = ids
+        frames = ids.map { resolve($0, symbolizer, executablePath).map(Frame.init) }
+        nanoseconds = ForkedWalk.nanoseconds(clock.now - start)
     }
+
+    /// The frames by stack id.
+    var framesByStack: [UInt32: [SymbolizedFrame]] {
+        Dictionary(zip(ids, frames.map { $0.map(\.frame) }), uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// What a forked child symbolizes for its walk's report (``LeakChecker/capturedGraphInChild(liveTypes:timeout:symbolizing:steps:)``).
+struct ChildSymbolization {
+    /// The stacks the parent holds already (the child has its copy: they are not symbolized again).
+    var cached: SymbolizedStackCache?
+    /// How a stack is symbolized (the parent's report would call it the same way).
+    var resolve: LeakChecker.StackResolver
+    /// The executable whose frames are the program's own.
+    var executablePath: String?
 }
 
 extension LeakChecker {
@@ -106,9 +190,17 @@ extension LeakChecker {
     /// child walks its copy-on-write instant of the heap while this process runs on. `nil`, with the
     /// reason in `steps.childWalkFailure`, when the child gave no graph (it could not be made, did not
     /// finish within `timeout` and was killed, or crashed): the caller walks frozen instead.
-    static func capturedGraphInChild(liveTypes: Bool, timeout: Duration, steps: inout LeakCheckSteps) -> ObjectGraph? {
+    ///
+    /// With `symbolizing`, the child then symbolizes the creation stacks the graph's report asks for
+    /// that the parent's cache does not hold, and sends their frames after the graph (waited for at
+    /// most `timeout` again; ``LeakCheckSteps/symbolizedInChild``): `frames`, empty when they did not
+    /// come — the report symbolizes what it misses in this process, as without a child.
+    static func capturedGraphInChild(
+        liveTypes: Bool, timeout: Duration, symbolizing: ChildSymbolization? = nil, steps: inout LeakCheckSteps
+    ) -> (graph: ObjectGraph, frames: [UInt32: [SymbolizedFrame]])? {
         childWalker.withLock { walker in
-            capturedGraphInChild(liveTypes: liveTypes, timeout: timeout, walker: walker, steps: &steps)
+            capturedGraphInChild(
+                liveTypes: liveTypes, timeout: timeout, symbolizing: symbolizing, walker: walker, steps: &steps)
         }
     }
 
@@ -120,15 +212,28 @@ extension LeakChecker {
     static let childWalker = Mutex(HeapWalker())
 
     private static func capturedGraphInChild(
-        liveTypes: Bool, timeout: Duration, walker: HeapWalker, steps: inout LeakCheckSteps
-    ) -> ObjectGraph? {
-        let (outcome, pause) = ForkedChild.withFrozenObjects(timeout: timeout) { objects in
-            let walk = ForkedWalk(objects: objects, liveTypes: liveTypes, walker: walker)
-            return (try? Array(JSONEncoder().encode(walk))) ?? []
+        liveTypes: Bool, timeout: Duration, symbolizing: ChildSymbolization?, walker: HeapWalker,
+        steps: inout LeakCheckSteps
+    ) -> (graph: ObjectGraph, frames: [UInt32: [SymbolizedFrame]])? {
+        // In the child: the stacks its walk's report needs, found by the body, symbolized by the follow-up.
+        var needed: [UInt32] = []
+        let followUp = symbolizing.map { symbolizing in
+            { () -> [UInt8] in
+                let stacks = ForkedStacks(
+                    symbolizing: needed, with: symbolizing.resolve, executablePath: symbolizing.executablePath)
+                return (try? Array(JSONEncoder().encode(stacks))) ?? []
+            }
         }
-        steps.frozen = pause
-        steps.snapshot = pause
-        switch outcome {
+        let outcomes = ForkedChild.withFrozenObjects(
+            timeout: timeout,
+            { objects in
+                let walk = ForkedWalk(objects: objects, liveTypes: liveTypes, walker: walker)
+                needed = symbolizing.map { walk.stacksToSymbolize(cached: $0.cached) } ?? []
+                return (try? Array(JSONEncoder().encode(walk))) ?? []
+            }, followUp: followUp)
+        steps.frozen = outcomes.pause
+        steps.snapshot = outcomes.pause
+        switch outcomes.outcome {
         case .failed(let reason):
             steps.childWalkFailure = reason
             return nil
@@ -143,11 +248,19 @@ extension LeakChecker {
             steps.walkedInChild = true
             steps.childLayoutsBuilt = walk.newLayoutMetadata.count
             _ = walker.prepareLayouts(of: walk.newLayoutMetadata.map { UInt($0) })
+            var frames: [UInt32: [SymbolizedFrame]] = [:]
+            if case .done(let bytes) = outcomes.followUp,
+                let stacks = try? JSONDecoder().decode(ForkedStacks.self, from: Data(bytes))
+            {
+                frames = stacks.framesByStack
+                steps.symbolizedInChild = frames.count
+                steps.symbolization = .nanoseconds(stacks.nanoseconds)
+            }
             // Retain histories (`--history`) are read from this process's log: the leaked objects'
             // events since their allocation (a leaked object has no later ones).
             var graph = walk.graph
             graph.attachRetainHistories()
-            return graph
+            return (graph, frames)
         }
     }
 }

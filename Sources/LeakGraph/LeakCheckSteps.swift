@@ -34,6 +34,11 @@ public struct LeakCheckSteps: Sendable, Equatable {
     /// Whether the creation stacks were symbolized in `leakgraph run`'s process (`LG_ENV_SYMBOLIZER`:
     /// this process read no debug information for them) rather than in this one.
     public var symbolizedInLeakgraph = false
+    /// How many creation stacks a forked child symbolized for this check's report (a monitor's check
+    /// whose walk ran in a child, ``walkedInChild``): this process made no symbolizer for them and
+    /// read no debug information; ``symbolization`` includes the child's time. 0 when the child symbolized
+    /// none (all were cached, it was not asked, or its frames did not come).
+    public var symbolizedInChild = 0
     /// Building the report value (symbolization excluded).
     public var report: Duration = .zero
     /// Writing the report's files (`leakgraph run`; zero otherwise).

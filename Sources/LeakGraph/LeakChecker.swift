@@ -256,6 +256,19 @@ public enum LeakChecker {
         return Result { try Symbolizer() }
     }
 
+    /// Whether a check asked to have its creation stacks symbolized in its forked child
+    /// (`symbolizesInChild`) lets the child do it: only where this process would otherwise make a
+    /// ``Symbolizer`` of its own. Under `leakgraph run` (`LG_ENV_SYMBOLIZER`) `leakgraph`'s process
+    /// symbolizes them already (its server keeps one symbolizer per asking process: a child, a new
+    /// process each check, would make it read the program's modules again every check); with retain
+    /// histories (`--history`) this process symbolizes the retains' stacks and reads its own code for
+    /// store sites.
+    static func symbolizesInChild(asked: Bool) -> Bool {
+        guard asked, !RetainHistoryLog.isActive else { return false }
+        let remote = getenv(LG_ENV_SYMBOLIZER).map { String(cString: $0) } ?? ""
+        return remote.isEmpty
+    }
+
     /// ``measuredCheck(program:executablePath:liveTypes:orphanScan:knownOrphans:)`` that takes creation stacks symbolized by an
     /// earlier check from `stacks` and keeps the ones it symbolizes there (``LeakMonitor``'s periodic
     /// checks). The symbolizer is made only when a stack is missing from `stacks`.
@@ -271,11 +284,17 @@ public enum LeakChecker {
     ///   the orphan scan or a snapshot (`whileFrozen`) needs the live process; a child
     ///   that gives no graph within the timeout is killed and the heap is walked frozen instead
     ///   (``LeakCheckSteps/childWalkFailure`` says why).
+    ///
+    /// - Parameter symbolizesInChild: with a walk in a forked child, whether the child also symbolizes
+    ///   the creation stacks the report needs that `stacks` does not hold, so that this process makes
+    ///   no symbolizer (``symbolizesInChild(asked:)`` says when it may); any stack whose frames did not
+    ///   come is symbolized here.
     static func measuredCheck(
         program: LeakReport.Program, executablePath: String? = nil, liveTypes: Bool = false, orphanScan: Bool = false,
         knownOrphans: Set<UInt> = [], diagnosticSites: Bool = true, stacks: SymbolizedStackCache?,
         resolve: @escaping StackResolver = resolveStack(_:with:executablePath:), progress: LeakCheckProgress? = nil,
-        whileFrozen: ((FrozenWalk) -> Void)? = nil, rereading: [UInt]? = nil, childWalkTimeout: Duration? = nil
+        whileFrozen: ((FrozenWalk) -> Void)? = nil, rereading: [UInt]? = nil, childWalkTimeout: Duration? = nil,
+        symbolizesInChild: Bool = false
     ) -> MeasuredLeakCheck {
         var steps = LeakCheckSteps()
         let clock = ContinuousClock()
@@ -286,15 +305,23 @@ public enum LeakChecker {
         HolderScan.enterCheck()
         defer { HolderScan.leaveCheck() }
         let report = Recorder.ignoringCurrentThread {
+            let executable =
+                executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             // In a forked child when asked and nothing needs the live process during the walk (the
             // orphan scan reads its threads, a snapshot is taken frozen).
             let inChild =
                 childWalkTimeout.flatMap { timeout in
                     rereading == nil && !orphanScan && whileFrozen == nil
-                        ? capturedGraphInChild(liveTypes: liveTypes, timeout: timeout, steps: &steps) : nil
+                        ? capturedGraphInChild(
+                            liveTypes: liveTypes, timeout: timeout,
+                            symbolizing: Self.symbolizesInChild(asked: symbolizesInChild)
+                                ? ChildSymbolization(cached: stacks, resolve: resolve, executablePath: executable)
+                                : nil,
+                            steps: &steps) : nil
                 }
+            let childFrames = inChild?.frames ?? [:]
             let graph =
-                rereading.map { capturedGraph(rereading: $0, steps: &steps) } ?? inChild
+                rereading.map { capturedGraph(rereading: $0, steps: &steps) } ?? inChild?.graph
                 ?? captureLeakedGraph(
                     liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps,
                     progress: progress,
@@ -306,8 +333,6 @@ public enum LeakChecker {
             steps.analysis = clock.now - analyzing
             progress?("report", 0, 0)
             let reporting = clock.now
-            let executable =
-                executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             // Made on the first stack the cache does not hold; a failure is said once, in the diagnostics.
             // Store sites read the program's own code (optimized stores): with retain histories the
             // stacks are symbolized in this process.
@@ -346,7 +371,9 @@ public enum LeakChecker {
                 analysis: analysis, program: program, diagnosticSites: diagnosticSites, storeSites: storeSites
             ) { stackID in
                 let id = UInt32(stackID)
-                let frames = stacks.map { $0.frames(ofStack: id) { symbolize(id) } } ?? symbolize(id)
+                // The child's frames first (symbolized there for this report), then this process.
+                let resolved = { childFrames[id] ?? symbolize(id) }
+                let frames = stacks.map { $0.frames(ofStack: id, resolve: resolved) } ?? resolved()
                 return (frames ?? []).map { LeakReport.Frame(function: $0.function, file: $0.file, line: $0.line) }
             }
             if case .success(let made) = symbolizer, let remote = made as? RemoteSymbolizer {
@@ -359,7 +386,7 @@ public enum LeakChecker {
                         typeName: "(creation stacks)", reason: "not symbolized: \(error)",
                         objectCount: analysis.leaked.count))
             }
-            steps.symbolization = symbolizing
+            steps.symbolization += symbolizing
             steps.report = clock.now - reporting - symbolizing
             return report
         }

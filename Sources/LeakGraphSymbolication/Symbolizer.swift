@@ -1,4 +1,5 @@
 import CLibDW
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -145,6 +146,14 @@ public final class Symbolizer {
         self.session = session
     }
 
+    private static let sessionsStarted = Atomic<Int>(0)
+
+    /// How many symbolizers this process has made so far (each one a libdwfl session: the symbol tables
+    /// and debug information of the modules its frames are in, read as they are needed). A program
+    /// whose checks have their stacks symbolized elsewhere (`leakgraph run`'s process, a monitor's
+    /// forked child) keeps it at 0.
+    public static var instancesMade: Int { sessionsStarted.load(ordering: .relaxed) }
+
     /// Starts a libdwfl session (offline: see `offline`) whose modules `report` lists — it runs between
     /// `dwfl_report_begin` and `dwfl_report_end` and returns 0, an `errno` value, or a negative value for a
     /// libdwfl error — or throws what `failure` makes of the reason it could not.
@@ -169,6 +178,7 @@ public final class Symbolizer {
             callbacks.deallocate()
             throw failure(reason)
         }
+        sessionsStarted.add(1, ordering: .relaxed)
         return (callbacks, session)
     }
 

@@ -146,9 +146,10 @@ struct LeakMonitorSymbolizationTests {
     func stacksSymbolizedOnce() throws {
         try LeakChecker.startRecording()
         let calls = Mutex<[UInt32: Int]>([:])
-        let monitor = LeakMonitor(
-            LeakMonitorConfiguration(confirmationDelay: .milliseconds(5), logger: CollectedLog().logger), onNewLeaks: nil
-        ) { stackID, symbolizer, executable in
+        // Symbolized in this process (the child's symbolization: ChildSymbolizationUnitTests).
+        var configuration = LeakMonitorConfiguration(confirmationDelay: .milliseconds(5), logger: CollectedLog().logger)
+        configuration.symbolizesInChild = false
+        let monitor = LeakMonitor(configuration, onNewLeaks: nil) { stackID, symbolizer, executable in
             calls.withLock { $0[stackID, default: 0] += 1 }
             return LeakChecker.resolveStack(stackID, with: symbolizer, executablePath: executable)
         }

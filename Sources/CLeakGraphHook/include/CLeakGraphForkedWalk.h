@@ -48,6 +48,11 @@ typedef enum lg_fork_walk_outcome {
 /// made (`errno` says why; nothing to clean up).
 int lg_fork_walk_start(lg_forked_child *child);
 
+/// In the child: writes an 8-byte length and then `count` bytes of `bytes` to the pipe, and returns 0
+/// (-1 when the write failed): a message the child sends before the last one (its result, then a
+/// follow-up), each read by one `lg_fork_walk_receive`.
+int lg_fork_walk_send(int write_fd, const void *bytes, size_t count);
+
 /// In the child: writes an 8-byte length and then `count` bytes of `bytes` to the pipe, and ends the
 /// child with `_exit` (no atexit handler, no stdio flush; status 1 when the write failed). Never
 /// returns.
@@ -62,7 +67,18 @@ __attribute__((noreturn)) void lg_fork_walk_finish(int write_fd, const void *byt
 lg_fork_walk_outcome lg_fork_walk_collect(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count,
                                           int *exit_status);
 
-/// Frees a result of `lg_fork_walk_collect`.
+/// In the parent: reads one message of the child (`lg_fork_walk_send`, `lg_fork_walk_finish`) until it
+/// is whole or `timeout_ms` milliseconds passed, leaving the child and the pipe as they are (end them
+/// with `lg_fork_walk_end`). On `LG_FORK_WALK_DONE`, `*bytes` (malloc'd: free it with
+/// `lg_fork_walk_free`) holds `*count` bytes.
+lg_fork_walk_outcome lg_fork_walk_receive(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count);
+
+/// In the parent: closes the pipe, kills the child when `kill_child` is non-zero (a child that was not
+/// waited for to the end) and reaps it as `lg_fork_walk_collect` does; returns its `wait` status, or -1
+/// when it could not be reaped here.
+int lg_fork_walk_end(lg_forked_child *child, int kill_child);
+
+/// Frees a result of `lg_fork_walk_collect` or `lg_fork_walk_receive`.
 void lg_fork_walk_free(uint8_t *bytes);
 
 #ifdef __cplusplus

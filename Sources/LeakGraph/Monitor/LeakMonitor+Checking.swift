@@ -33,7 +33,7 @@ extension LeakMonitor {
             resolve: resolveStack,
             whileFrozen: configuration.snapshotDirectory == nil
                 ? nil : { capture = SnapshotCapture.take($0, holders: true) },
-            childWalkTimeout: configuration.childWalkTimeout)
+            childWalkTimeout: configuration.childWalkTimeout, symbolizesInChild: configuration.symbolizesInChild)
         var pauses = [first.pause]
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
@@ -89,6 +89,7 @@ extension LeakMonitor {
         check.confirmation = confirmation
         check.walk = first.steps.walkedInChild ? .child : .frozen
         check.childWalkFailure = first.steps.childWalkFailure
+        check.stacksSymbolizedInChild = first.steps.symbolizedInChild
         var recorded = record(check)
         if let capture, let directory = configuration.snapshotDirectory {
             recorded.snapshotPath = writeSnapshot(

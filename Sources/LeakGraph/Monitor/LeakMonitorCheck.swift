@@ -54,6 +54,11 @@ public struct LeakMonitorCheck: Sendable {
     /// Why the walk ran frozen though a forked child was asked for (``LeakMonitorConfiguration/childWalkTimeout``):
     /// the child could not be made, did not finish in time and was killed, or ended without its result.
     public var childWalkFailure: String?
+    /// How many creation stacks the forked child of the first walk symbolized for this check's reports
+    /// (``LeakMonitorConfiguration/symbolizesInChild``): stacks no earlier check had symbolized, whose
+    /// frames the program got without making a symbolizer. 0 when none was needed or the child did
+    /// not symbolize them.
+    public var stacksSymbolizedInChild = 0
 
     /// Where a check's first walk ran (``walk``).
     public enum Walk: String, Sendable, Codable {

@@ -37,6 +37,14 @@ public struct LeakMonitorConfiguration: Sendable {
     /// runs frozen, in the program. The orphan scan (``LeakCheckOptions/scansForOrphans``) and a heap
     /// snapshot (``snapshotDirectory``) always walk frozen: they need the live process.
     public var childWalkTimeout: Duration? = .seconds(10)
+    /// Whether a check whose walk runs in a forked child (``childWalkTimeout``) also has the child
+    /// symbolize the creation stacks its report needs that the monitor has not symbolized before
+    /// (docs/monitoring.md, "The first check's memory"): the program then makes no symbolizer and
+    /// loads no debug information (`LeakMonitorCheck/stacksSymbolizedInChild`). Under `leakgraph run`
+    /// `leakgraph`'s process symbolizes them instead, and with retain histories the program does (it
+    /// reads its own code for store sites); a stack whose frames the child did not send is
+    /// symbolized in the program. `false`: the program symbolizes them itself.
+    public var symbolizesInChild = true
 
     /// Creates a configuration.
     public init(
