@@ -112,36 +112,8 @@ extension ForkedWalk {
 /// the program makes no ``Symbolizer`` and reads no debug information: the child's follow-up message,
 /// sent after the walk's result.
 struct ForkedStacks: Codable {
-    /// A ``SymbolizedFrame``.
-    struct Frame: Codable {
-        var address: UInt64
-        var function: String
-        var rawSymbol: String?
-        var file: String?
-        var line: Int?
-        var module: String?
-        var isInlined: Bool
-
-        init(_ frame: SymbolizedFrame) {
-            address = UInt64(frame.address)
-            function = frame.function
-            rawSymbol = frame.rawSymbol
-            file = frame.file
-            line = frame.line
-            module = frame.module
-            isInlined = frame.isInlined
-        }
-
-        var frame: SymbolizedFrame {
-            SymbolizedFrame(
-                address: UInt(address), function: function, rawSymbol: rawSymbol, file: file, line: line,
-                module: module, isInlined: isInlined)
-        }
-    }
-
-    /// The stacks symbolized, and each one's frames (`frames[i]` are `ids[i]`'s).
-    var ids: [UInt32] = []
-    var frames: [[Frame]] = []
+    /// The frames of each stack symbolized.
+    var frames: [UInt32: [SymbolizedFrame]] = [:]
     /// How long the child took, making its symbolizer included, in nanoseconds.
     var nanoseconds: Int64 = 0
 
@@ -153,14 +125,8 @@ struct ForkedStacks: Codable {
         let clock = ContinuousClock()
         let start = clock.now
         guard let symbolizer = try? Symbolizer() else { return }
-        self.ids = ids
-        frames = ids.map { resolve($0, symbolizer, executablePath).map(Frame.init) }
+        for id in ids { frames[id] = resolve(id, symbolizer, executablePath) }
         nanoseconds = ForkedWalk.nanoseconds(clock.now - start)
-    }
-
-    /// The frames by stack id.
-    var framesByStack: [UInt32: [SymbolizedFrame]] {
-        Dictionary(zip(ids, frames.map { $0.map(\.frame) }), uniquingKeysWith: { first, _ in first })
     }
 }
 
@@ -252,7 +218,7 @@ extension LeakChecker {
             if case .done(let bytes) = outcomes.followUp,
                 let stacks = try? JSONDecoder().decode(ForkedStacks.self, from: Data(bytes))
             {
-                frames = stacks.framesByStack
+                frames = stacks.frames
                 steps.symbolizedInChild = frames.count
                 steps.symbolization = .nanoseconds(stacks.nanoseconds)
             }

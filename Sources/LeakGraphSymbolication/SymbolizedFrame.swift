@@ -1,5 +1,5 @@
 /// One address of a backtrace, resolved to a function and, where debug information allows, a source line.
-public struct SymbolizedFrame: Sendable, Hashable {
+public struct SymbolizedFrame: Sendable, Hashable, Codable {
     /// The address that was looked up, as recorded (a return address is kept as is, not minus one).
     public var address: UInt
     /// The demangled function name; the raw symbol for C and C++; `"0x…"` (the address in hex) if unknown.
