@@ -204,13 +204,6 @@ int lg_fork_walk_end(lg_forked_child *child, int kill_child) {
     return status;
 }
 
-lg_fork_walk_outcome lg_fork_walk_collect(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count,
-                                          int *exit_status) {
-    lg_fork_walk_outcome outcome = lg_fork_walk_receive(child, timeout_ms, bytes, count);
-    *exit_status = lg_fork_walk_end(child, outcome != LG_FORK_WALK_DONE);
-    return outcome;
-}
-
 void lg_fork_walk_free(uint8_t *bytes) { free(bytes); }
 
 #else /* !__linux__ */
@@ -237,16 +230,6 @@ void lg_fork_walk_finish(int write_fd, const void *bytes, size_t count) {
     (void)bytes;
     (void)count;
     _exit(1);
-}
-
-lg_fork_walk_outcome lg_fork_walk_collect(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count,
-                                          int *exit_status) {
-    (void)child;
-    (void)timeout_ms;
-    *bytes = NULL;
-    *count = 0;
-    *exit_status = -1;
-    return LG_FORK_WALK_DIED;
 }
 
 lg_fork_walk_outcome lg_fork_walk_receive(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count) {

@@ -88,11 +88,4 @@ public struct CompactCounts: RandomAccessCollection, Sendable, Equatable {
         }
         self.large = large
     }
-
-    /// Sets the count at `position` to zero.
-    @inlinable @inline(__always)
-    public mutating func reset(at position: Int) {
-        if small[position] == Self.inLarge { large[position] = nil }
-        small[position] = 0
-    }
 }

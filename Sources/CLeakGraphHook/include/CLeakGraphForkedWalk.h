@@ -27,7 +27,7 @@ typedef struct lg_forked_child {
     int write_fd;
 } lg_forked_child;
 
-/// What `lg_fork_walk_collect` got.
+/// What `lg_fork_walk_receive` got.
 typedef enum lg_fork_walk_outcome {
     /// The child's whole result.
     LG_FORK_WALK_DONE = 0,
@@ -58,15 +58,6 @@ int lg_fork_walk_send(int write_fd, const void *bytes, size_t count);
 /// returns.
 __attribute__((noreturn)) void lg_fork_walk_finish(int write_fd, const void *bytes, size_t count);
 
-/// In the parent: reads the child's result until it is whole or `timeout_ms` milliseconds passed
-/// (the child is then killed), closes the pipe and reaps the child (through its pidfd when there is
-/// one; a child the program reaped first, with its own `wait(-1)` or with SIGCHLD ignored, is fine:
-/// the result came through the pipe). On `LG_FORK_WALK_DONE`, `*bytes` (malloc'd: free it with
-/// `lg_fork_walk_free`) holds `*count` bytes. `*exit_status` is the child's `wait` status, or -1 when
-/// it could not be reaped here.
-lg_fork_walk_outcome lg_fork_walk_collect(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count,
-                                          int *exit_status);
-
 /// In the parent: reads one message of the child (`lg_fork_walk_send`, `lg_fork_walk_finish`) until it
 /// is whole or `timeout_ms` milliseconds passed, leaving the child and the pipe as they are (end them
 /// with `lg_fork_walk_end`). On `LG_FORK_WALK_DONE`, `*bytes` (malloc'd: free it with
@@ -74,11 +65,12 @@ lg_fork_walk_outcome lg_fork_walk_collect(lg_forked_child *child, int timeout_ms
 lg_fork_walk_outcome lg_fork_walk_receive(lg_forked_child *child, int timeout_ms, uint8_t **bytes, size_t *count);
 
 /// In the parent: closes the pipe, kills the child when `kill_child` is non-zero (a child that was not
-/// waited for to the end) and reaps it as `lg_fork_walk_collect` does; returns its `wait` status, or -1
-/// when it could not be reaped here.
+/// waited for to the end) and reaps it (through its pidfd when there is one; a child the program reaped
+/// first, with its own `wait(-1)` or with SIGCHLD ignored, is fine: its messages came through the
+/// pipe); returns its `wait` status, or -1 when it could not be reaped here.
 int lg_fork_walk_end(lg_forked_child *child, int kill_child);
 
-/// Frees a result of `lg_fork_walk_collect` or `lg_fork_walk_receive`.
+/// Frees a message read by `lg_fork_walk_receive`.
 void lg_fork_walk_free(uint8_t *bytes);
 
 #ifdef __cplusplus
