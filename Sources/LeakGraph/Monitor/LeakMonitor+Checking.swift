@@ -8,13 +8,13 @@ extension LeakMonitor {
     /// stacks are symbolized once over the monitor's life (``symbolizedStacks``): the confirmation
     /// walk and later checks take them from the cache.
     ///
-    /// Candidates that are all leaks the previous check confirmed, found again unchanged (every
-    /// object of each cycle at the same address, with the same retain count and references:
+    /// Candidates that are leaks the previous check confirmed, found again unchanged (every object of
+    /// each cycle at the same address, with the same retain count and references:
     /// `LeakReport/confirmed(by:)` against those confirmed leaks), are not read again: they were
-    /// proven by two reads already, and a leaked object cannot change. Any other candidate makes
-    /// the check confirm every candidate: the first walk's leaked objects are re-read alone
-    /// (`LeakChecker.capturedGraph(rereading:steps:)`: the freeze costs those objects, not the heap),
-    /// or, with the orphan scan, by a second whole walk.
+    /// proven by two reads already, and a leaked object cannot change. The other candidates are
+    /// confirmed: their objects re-read alone (`LeakChecker.capturedGraph(rereading:steps:)`: the
+    /// freeze costs those objects, not the heap, nor the leaks found before), or, with the orphan
+    /// scan, by a second whole walk.
     func runCheck() -> LeakMonitorCheck {
         let date = Date()
         guard Recorder.isInstalled else {
@@ -41,23 +41,35 @@ extension LeakMonitor {
         let known = confirmedBefore.map { leaks.confirmed(by: $0) }
         let knownLeaksOnly = candidates > 0 && known?.cycles.count == candidates
         var confirmation = LeakMonitorCheck.Confirmation.none
+        var rereadObjects = 0
         if knownLeaksOnly, let known {
             leaks = known
             confirmation = .known
         } else if !leaks.cycles.isEmpty {
             PlainThreads.sleep(for: configuration.confirmationDelay)
-            // The first walk's leaked objects, re-read alone (LeakChecker.capturedGraph(rereading:steps:)),
-            // unless the orphan scan runs: an orphan is proven by a scan of the whole process.
+            // Cycles the previous check confirmed, found again unchanged, are proven already (two reads, and
+            // a leaked object cannot change): only the others are confirmed, with every cycle holding a
+            // reference into them (`keepingCycles` keeps those: their proof counts that reference). A new
+            // strong reference into a known cycle changes its retain count, so a new cycle is never taken
+            // for a known one.
+            let proven = Set(known.map { known in known.cycles.map { Self.identity(of: $0, in: known) } } ?? [])
+            let unproven =
+                proven.isEmpty ? leaks : leaks.keepingCycles { !proven.contains(Self.identity(of: $0, in: leaks)) }
+            // Their objects re-read alone (LeakChecker.capturedGraph(rereading:steps:)), unless the orphan
+            // scan runs: an orphan is proven by a scan of the whole process.
             let rereading =
                 configuration.options.scansForOrphans
-                ? nil : first.report.leaks.compactMap { UInt($0.address.dropFirst(2), radix: 16) }
+                ? nil : unproven.leaks.compactMap { UInt($0.address.dropFirst(2), radix: 16) }
             confirmation = rereading == nil ? .walk : .reread
+            rereadObjects = rereading?.count ?? 0
             let second = LeakChecker.measuredCheck(
                 program: program, orphanScan: configuration.options.scansForOrphans,
-                knownOrphans: first.report.orphanAddresses,
+                knownOrphans: unproven.orphanAddresses,
                 stacks: symbolizedStacks, resolve: resolveStack, rereading: rereading)
             pauses.append(second.pause)
-            leaks = leaks.confirmed(by: second.report)
+            let confirmed = unproven.confirmed(by: second.report)
+            let kept = proven.union(confirmed.cycles.map { Self.identity(of: $0, in: confirmed) })
+            leaks = leaks.keepingCycles { kept.contains(Self.identity(of: $0, in: leaks)) }
         }
         let (newLeaks, newKeys) = state.withLock { state in
             state.confirmedLeaks = leaks
@@ -87,6 +99,7 @@ extension LeakMonitor {
         check.walkPeakResidentBytes = first.steps.walkPeakResidentBytes
         check.knownLeaksOnly = knownLeaksOnly
         check.confirmation = confirmation
+        check.rereadObjects = rereadObjects
         check.walk = first.steps.walkedInChild ? .child : .frozen
         check.childWalkFailure = first.steps.childWalkFailure
         check.stacksSymbolizedInChild = first.steps.symbolizedInChild
@@ -97,6 +110,14 @@ extension LeakMonitor {
             state.withLock { $0.lastCheck?.snapshotPath = recorded.snapshotPath }
         }
         return recorded
+    }
+
+    /// A root cycle's identity within one check's report: the addresses of its objects (members and the
+    /// objects it holds), ascending. Unlike its fingerprint, which the repeats of one leak share, it names
+    /// this cycle alone.
+    static func identity(of cycle: LeakReport.Cycle, in report: LeakReport) -> [String] {
+        (cycle.members + cycle.holds).compactMap { report.leaks.indices.contains($0) ? report.leaks[$0].address : nil }
+            .sorted()
     }
 
     /// Finishes the snapshot of a check and writes it into `directory`, removing the oldest beyond

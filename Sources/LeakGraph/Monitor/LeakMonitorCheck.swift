@@ -48,6 +48,10 @@ public struct LeakMonitorCheck: Sendable {
     public var knownLeaksOnly = false
     /// How the check's candidates were confirmed.
     public var confirmation = Confirmation.none
+    /// The objects read again to confirm this check's candidates (``Confirmation/reread``): those of the
+    /// root cycles the previous check had not confirmed unchanged, and of the cycles referencing them —
+    /// not every leaked object, so a long-running leak costs each check only what it added.
+    public var rereadObjects = 0
     /// Where the check's first walk ran: `child` (a forked copy of the process, the heap frozen only
     /// for the fork), `frozen` (in the program, the heap frozen for the walk); `nil` for a skipped check.
     public var walk: Walk?

@@ -113,6 +113,7 @@ public struct HeapWalker {
         var skipped: [Int] = []  // records that are no node: rare
         var distinctPlans: [ObjectPlan] = []
         var planID: [ObjectIdentifier: UInt32] = [:]
+        var idOfMetadata: [UInt: UInt32] = [:]
         var lastMetadata: UInt = 0
         var lastID: UInt32?
         var planBytes: [Int] = []
@@ -138,6 +139,11 @@ public struct HeapWalker {
             let id: UInt32
             if let lastID, record.metadata == lastMetadata {
                 id = lastID
+            } else if let known = idOfMetadata[record.metadata] {
+                // A type met before in this walk: one lookup, no call into the plan cache.
+                id = known
+                lastID = id
+                lastMetadata = record.metadata
             } else {
                 let plan = plans.plan(for: metadata)
                 let key = ObjectIdentifier(plan)
@@ -152,6 +158,7 @@ public struct HeapWalker {
                     planHasStack.append(false)
                     planIsContext.append(plan.kind == .closureContext)
                 }
+                idOfMetadata[record.metadata] = id
                 lastID = id
                 lastMetadata = record.metadata
             }

@@ -67,9 +67,18 @@ enum TaskResumers {
         status: (Int) -> UInt32, node: (UInt) -> Int?
     ) -> (resumptions: [TaskResumption], children: [ChildAttribution]) {
         guard !continuations.isEmpty, lg_task_layout_known() else { return ([], []) }
-        var inDegree = [Int](repeating: 0, count: graph.nodeCount)
-        for target in graph.targets { inDegree[Int(target)] += 1 }
-        func unexplained(_ node: Int) -> Int { Int(graph.retainCounts[node]) - inDegree[node] }
+        // Counted when first asked for: most heaps with continuations (a server's channels) have no
+        // stream waiter to prove, and never ask.
+        var inDegree: [Int32] = []
+        func unexplained(_ node: Int) -> Int {
+            if inDegree.isEmpty {
+                inDegree = [Int32](repeating: 0, count: graph.nodeCount)
+                inDegree.withUnsafeMutableBufferPointer { counts in
+                    for target in graph.targets { counts[Int(target)] &+= 1 }
+                }
+            }
+            return Int(graph.retainCounts[node]) - Int(inDegree[node])
+        }
         let suspendedMask = LG_TASK_STATUS_RUNNING | LG_TASK_STATUS_ENQUEUED | LG_TASK_STATUS_COMPLETE
         func isSuspendedFlags(_ flags: UInt32) -> Bool {
             flags & suspendedMask == 0 && flags & LG_TASK_STATUS_HAS_DEPENDENCY != 0
@@ -135,13 +144,23 @@ enum TaskResumers {
         waiting = waiting.filter { plan($0.key).role != .continuationCanary }
         guard !waiting.isEmpty, lg_async_stream_waiter_retains(false) > 0 || lg_async_stream_waiter_retains(true) > 0
         else { return (result, []) }
-        /// The sources of every strong reference into the nodes of `wanted`.
+        /// The sources of every strong reference into the nodes of `wanted` (one pass over the references,
+        /// each tested against a mask: no hashing per reference).
         func sources(of wanted: Set<Int>) -> [Int: [Int]] {
+            guard !wanted.isEmpty else { return [:] }
+            var isWanted = [Bool](repeating: false, count: graph.nodeCount)
+            for node in wanted { isWanted[node] = true }
             var result: [Int: [Int]] = [:]
-            for source in 0..<graph.nodeCount {
-                for position in Int(graph.offsets[source])..<Int(graph.offsets[source + 1]) {
-                    let target = Int(graph.targets[position])
-                    if wanted.contains(target) { result[target, default: []].append(source) }
+            isWanted.withUnsafeBufferPointer { isWanted in
+                graph.offsets.withUnsafeBufferPointer { offsets in
+                    graph.targets.withUnsafeBufferPointer { targets in
+                        for source in 0..<graph.nodeCount {
+                            for position in Int(offsets[source])..<Int(offsets[source + 1]) {
+                                let target = Int(targets[position])
+                                if isWanted[target] { result[target, default: []].append(source) }
+                            }
+                        }
+                    }
                 }
             }
             return result
