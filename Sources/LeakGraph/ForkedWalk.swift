@@ -47,6 +47,9 @@ struct ForkedWalk: Codable {
     /// The metadata of the types whose layouts the child built (the parent had not prepared them): the
     /// parent builds them after the check, for the next child (``LeakChecker/childWalker``).
     var newLayoutMetadata: [UInt64]
+    /// The addresses of the leaked objects left out as known and unchanged (``KnownLeaks``): the parent
+    /// puts their part of the graph back.
+    var unchangedKnown: [UInt64] = []
 
     /// The graph of the leaked objects, as the child built it.
     var graph: ObjectGraph {
@@ -80,15 +83,20 @@ struct ForkedWalk: Codable {
 
 extension ForkedWalk {
     /// The walk of `objects` (every tracked object, ascending; the heap frozen) with `walker`, a copy
-    /// of the parent's, whose layouts are already built: the leaked objects' graph. Runs in the child.
-    init(objects: UnsafeBufferPointer<UInt>, liveTypes: Bool, walker: HeapWalker) {
+    /// of the parent's, whose layouts are already built: the leaked objects' graph, less the `known`
+    /// leaks found unchanged (their addresses in ``unchangedKnown``). Runs in the child.
+    init(objects: UnsafeBufferPointer<UInt>, liveTypes: Bool, walker: HeapWalker, known: KnownLeaks? = nil) {
         let clock = ContinuousClock()
         let start = clock.now
         let record = LeakChecker.frozenRecords(objects)
         let prepared = Set(walker.layoutMetadata)
         let scan = walker.scan(addresses: objects, record: record)
         let walked = clock.now
-        let leaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
+        let allLeaked = LeakAnalysis.leakedNodes(of: scan.strongGraph)
+        let address = { (node: Int) in UInt64(objects[scan.recordPosition(ofNode: node)]) }
+        let unchanged = known?.unchanged(leaked: allLeaked, in: scan, address: address) ?? []
+        let leaked = unchanged.contains(true) ? zip(allLeaked, unchanged).filter { !$0.1 }.map(\.0) : allLeaked
+        unchangedKnown = unchanged.contains(true) ? zip(allLeaked, unchanged).filter(\.1).map { address($0.0) } : []
         let graph = walker.objectGraph(of: leaked, in: scan, address: { objects[$0] }, record: record)
         nodes = graph.nodes.map {
             Node(
@@ -161,12 +169,17 @@ extension LeakChecker {
     /// that the parent's cache does not hold, and sends their frames after the graph (waited for at
     /// most `timeout` again; ``LeakCheckSteps/symbolizedInChild``): `frames`, empty when they did not
     /// come — the report symbolizes what it misses in this process, as without a child.
+    ///
+    /// With `known` (a monitor's confirmed leaks), the child leaves out those it finds unchanged and
+    /// the graph returned is put back together from theirs and the child's (``KnownLeaks``).
     static func capturedGraphInChild(
-        liveTypes: Bool, timeout: Duration, symbolizing: ChildSymbolization? = nil, steps: inout LeakCheckSteps
+        liveTypes: Bool, timeout: Duration, symbolizing: ChildSymbolization? = nil, known: KnownLeaks? = nil,
+        steps: inout LeakCheckSteps
     ) -> (graph: ObjectGraph, frames: [UInt32: [SymbolizedFrame]])? {
         childWalker.withLock { walker in
             capturedGraphInChild(
-                liveTypes: liveTypes, timeout: timeout, symbolizing: symbolizing, walker: walker, steps: &steps)
+                liveTypes: liveTypes, timeout: timeout, symbolizing: symbolizing, known: known, walker: walker,
+                steps: &steps)
         }
     }
 
@@ -178,8 +191,8 @@ extension LeakChecker {
     static let childWalker = Mutex(HeapWalker())
 
     private static func capturedGraphInChild(
-        liveTypes: Bool, timeout: Duration, symbolizing: ChildSymbolization?, walker: HeapWalker,
-        steps: inout LeakCheckSteps
+        liveTypes: Bool, timeout: Duration, symbolizing: ChildSymbolization?, known: KnownLeaks?,
+        walker: HeapWalker, steps: inout LeakCheckSteps
     ) -> (graph: ObjectGraph, frames: [UInt32: [SymbolizedFrame]])? {
         // In the child: the stacks its walk's report needs, found by the body, symbolized by the follow-up.
         var needed: [UInt32] = []
@@ -193,7 +206,7 @@ extension LeakChecker {
         let outcomes = ForkedChild.withFrozenObjects(
             timeout: timeout,
             { objects in
-                let walk = ForkedWalk(objects: objects, liveTypes: liveTypes, walker: walker)
+                let walk = ForkedWalk(objects: objects, liveTypes: liveTypes, walker: walker, known: known)
                 needed = symbolizing.map { walk.stacksToSymbolize(cached: $0.cached) } ?? []
                 return (try? Array(JSONEncoder().encode(walk))) ?? []
             }, followUp: followUp)
@@ -224,7 +237,8 @@ extension LeakChecker {
             }
             // Retain histories (`--history`) are read from this process's log: the leaked objects'
             // events since their allocation (a leaked object has no later ones).
-            var graph = walk.graph
+            steps.knownLeftOut = walk.unchangedKnown.count
+            var graph = known.map { $0.merged(keeping: Set(walk.unchangedKnown), with: walk.graph) } ?? walk.graph
             graph.attachRetainHistories()
             return (graph, frames)
         }

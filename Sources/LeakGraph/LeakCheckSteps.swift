@@ -59,6 +59,9 @@ public struct LeakCheckSteps: Sendable, Equatable {
     /// How many types' layouts the forked child had to build itself (the parent had not prepared them
     /// after an earlier child's walk); 0 when the walk did not run in a child.
     public var childLayoutsBuilt = 0
+    /// How many leaked objects the forked child found as a monitor's previous check had confirmed them,
+    /// unchanged, and did not send back: the graph of those came from the previous check.
+    public var knownLeftOut = 0
     /// Why a walk asked of a forked child was done frozen instead (the child could not be made, did not
     /// finish in time, or ended without its result); `nil` when none was asked or it succeeded.
     public var childWalkFailure: String?

@@ -294,11 +294,12 @@ public enum LeakChecker {
         knownOrphans: Set<UInt> = [], diagnosticSites: Bool = true, stacks: SymbolizedStackCache?,
         resolve: @escaping StackResolver = resolveStack(_:with:executablePath:), progress: LeakCheckProgress? = nil,
         whileFrozen: ((FrozenWalk) -> Void)? = nil, rereading: [UInt]? = nil, childWalkTimeout: Duration? = nil,
-        symbolizesInChild: Bool = false
+        symbolizesInChild: Bool = false, knownLeaks: KnownLeaks? = nil
     ) -> MeasuredLeakCheck {
         var steps = LeakCheckSteps()
         let clock = ContinuousClock()
         var symbolizing = Duration.zero
+        var leakedGraph: ObjectGraph?
         // Every check marks where it began, scanning or not: the frames of a check running on another
         // thread hold copies of every object's address, and a scan in progress must not take them
         // for holders (it reads a marked thread's stack from the mark up).
@@ -317,7 +318,7 @@ public enum LeakChecker {
                             symbolizing: Self.symbolizesInChild(asked: symbolizesInChild)
                                 ? ChildSymbolization(cached: stacks, resolve: resolve, executablePath: executable)
                                 : nil,
-                            steps: &steps) : nil
+                            known: knownLeaks, steps: &steps) : nil
                 }
             let childFrames = inChild?.frames ?? [:]
             let graph =
@@ -326,6 +327,7 @@ public enum LeakChecker {
                     liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps,
                     progress: progress,
                     whileFrozen: whileFrozen)
+            leakedGraph = graph
             steps.walkPeakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
             progress?("analysis", 0, 0)
             let analyzing = clock.now
@@ -391,6 +393,8 @@ public enum LeakChecker {
             return report
         }
         steps.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
-        return MeasuredLeakCheck(report: report, pause: steps.frozen, steps: steps)
+        var check = MeasuredLeakCheck(report: report, pause: steps.frozen, steps: steps)
+        check.leakedGraph = leakedGraph
+        return check
     }
 }

@@ -10,6 +10,9 @@ public struct MeasuredLeakCheck: Sendable {
     public var pause: Duration
     /// How long each step of the check took (``LeakCheckSteps/frozen`` is ``pause``).
     public var steps: LeakCheckSteps
+    /// The graph of the leaked objects the report was made from (a monitor keeps its confirmed part for
+    /// the next check: ``KnownLeaks``).
+    var leakedGraph: ObjectGraph?
 
     /// Creates a measured check.
     public init(report: LeakReport, pause: Duration, steps: LeakCheckSteps = LeakCheckSteps()) {

@@ -7,6 +7,30 @@ private final class EarlyOwner { var helper: EarlyHelper? }
 private final class EarlyHelper { var owner: EarlyOwner? }
 private final class LateOwner { var helper: LateHelper? }
 private final class LateHelper { var owner: LateOwner? }
+private final class TrapOwner { var helper: TrapHelper? }
+private final class TrapHelper { var owner: TrapOwner? }
+private final class Newcomer {
+    var target: TrapOwner?
+    var me: Newcomer?
+}
+
+/// Leaks a `TrapOwner` ⇄ `TrapHelper` pair; returns the owner's address (no reference kept).
+@inline(never)
+private func leakTrapPair() -> UInt {
+    let owner = TrapOwner()
+    owner.helper = TrapHelper()
+    owner.helper?.owner = owner
+    return UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque())
+}
+
+/// Leaks a `Newcomer` that holds itself and the leaked owner at `address` (one retain more on it).
+@inline(never)
+private func leakNewcomer(holding address: UInt) {
+    guard let pointer = UnsafeRawPointer(bitPattern: address) else { return }
+    let newcomer = Newcomer()
+    newcomer.target = Unmanaged<TrapOwner>.fromOpaque(pointer).takeUnretainedValue()
+    newcomer.me = newcomer
+}
 
 @inline(never)
 private func leakEarlyPair() {
@@ -46,5 +70,36 @@ struct KnownLeakConfirmationTests {
         #expect(
             second.rereadObjects <= second.leaks.summary.leakedObjects - 2,
             "the known pair is not: \(second.rereadObjects) of \(second.leaks.summary.leakedObjects) read again")
+        #expect(second.walk == .child)
+        #expect(second.knownObjectsLeftOut >= 2, "the child left the known pair out; its graph came back from the first check")
+        #expect(
+            second.knownObjectsLeftOut <= second.leaks.summary.leakedObjects - 2, "the new pair was sent")
+        let early = try #require(cycles(of: second.leaks, withType: "EarlyOwner").first)
+        #expect(early.fingerprint == cycles(of: first.leaks, withType: "EarlyOwner").first?.fingerprint)
+        #expect(
+            second.leaks.references.contains {
+                second.leaks.leaks[$0.from].type.hasSuffix("EarlyHelper") && $0.label == "owner"
+                    && second.leaks.leaks[$0.to].type.hasSuffix("EarlyOwner")
+            }, "the known pair's references are put back")
+    }
+
+    @Test("the trap: a known leak that a new leak references is sent again, with its new count and the reference")
+    func changedKnownLeakSent() throws {
+        try LeakChecker.startRecording()
+        let monitor = LeakMonitor(LeakMonitorConfiguration(confirmationDelay: .zero, logger: CollectedLog().logger))
+        let address = leakTrapPair()
+        let first = monitor.checkNow()
+        #expect(first.leaks.leaks.first { $0.type.hasSuffix("TrapOwner") }?.retainCount == 1)
+        leakNewcomer(holding: address)
+        let second = monitor.checkNow()
+        #expect(cycles(of: second.newLeaks, withType: "Newcomer").count == 1)
+        #expect(
+            second.leaks.leaks.first { $0.type.hasSuffix("TrapOwner") }?.retainCount == 2,
+            "read again: the newcomer's retain is counted")
+        #expect(
+            second.leaks.references.contains {
+                second.leaks.leaks[$0.from].type.hasSuffix("Newcomer") && $0.label == "target"
+                    && second.leaks.leaks[$0.to].type.hasSuffix("TrapOwner")
+            }, "the reference into the known pair is in the graph")
     }
 }

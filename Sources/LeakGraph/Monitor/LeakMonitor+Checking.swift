@@ -28,12 +28,15 @@ extension LeakMonitor {
         program.running = true
         // With a snapshot folder, the first walk also gives a heap snapshot.
         var capture: SnapshotCapture?
+        // The previous check's confirmed leaks: the child leaves out those it finds unchanged.
+        let knownLeaks = state.withLock { $0.confirmedGraph }.map(KnownLeaks.init)
         let first = LeakChecker.measuredCheck(
             program: program, orphanScan: configuration.options.scansForOrphans, stacks: symbolizedStacks,
             resolve: resolveStack,
             whileFrozen: configuration.snapshotDirectory == nil
                 ? nil : { capture = SnapshotCapture.take($0, holders: true) },
-            childWalkTimeout: configuration.childWalkTimeout, symbolizesInChild: configuration.symbolizesInChild)
+            childWalkTimeout: configuration.childWalkTimeout, symbolizesInChild: configuration.symbolizesInChild,
+            knownLeaks: knownLeaks)
         var pauses = [first.pause]
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
@@ -73,6 +76,8 @@ extension LeakMonitor {
         }
         let (newLeaks, newKeys) = state.withLock { state in
             state.confirmedLeaks = leaks
+            state.confirmedGraph = first.leakedGraph?.keeping(
+                addresses: Set(leaks.leaks.compactMap { UInt64($0.address.dropFirst(2), radix: 16) }))
             var newKeys: [String] = []
             for cycle in leaks.cycles {
                 let key = Self.key(of: cycle, in: leaks)
@@ -100,6 +105,7 @@ extension LeakMonitor {
         check.knownLeaksOnly = knownLeaksOnly
         check.confirmation = confirmation
         check.rereadObjects = rereadObjects
+        check.knownObjectsLeftOut = first.steps.knownLeftOut
         check.walk = first.steps.walkedInChild ? .child : .frozen
         check.childWalkFailure = first.steps.childWalkFailure
         check.stacksSymbolizedInChild = first.steps.symbolizedInChild

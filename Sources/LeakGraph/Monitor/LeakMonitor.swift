@@ -50,6 +50,9 @@ public final class LeakMonitor: Sendable {
         /// The leaks the latest check that ran confirmed (``LeakMonitorCheck/leaks``): a candidate
         /// found again unchanged is proven already.
         var confirmedLeaks: LeakReport?
+        /// The graph of those leaks (``confirmedLeaks``): the next check's child leaves out what it finds
+        /// of them unchanged (``KnownLeaks``).
+        var confirmedGraph: ObjectGraph?
         var longestPause = Duration.zero
         var observers: [@Sendable (LeakMonitorCheck) -> Void] = []
         var thread: MonitorThread?

@@ -52,6 +52,10 @@ public struct LeakMonitorCheck: Sendable {
     /// root cycles the previous check had not confirmed unchanged, and of the cycles referencing them —
     /// not every leaked object, so a long-running leak costs each check only what it added.
     public var rereadObjects = 0
+    /// The leaked objects the forked child found as the previous check had confirmed them, unchanged,
+    /// and did not send back (their graph came from the previous check): a known leak costs a check
+    /// no encoding, decoding or second read.
+    public var knownObjectsLeftOut = 0
     /// Where the check's first walk ran: `child` (a forked copy of the process, the heap frozen only
     /// for the fork), `frozen` (in the program, the heap frozen for the walk); `nil` for a skipped check.
     public var walk: Walk?
