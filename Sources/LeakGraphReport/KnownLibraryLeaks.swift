@@ -1,4 +1,5 @@
 import LeakGraphModel
+import Synchronization
 
 /// Leaks that are known to come from a library every program of a kind uses, not from the checked code —
 /// in the spirit of LeakCanary's "library leaks". They are still reported (they are real), marked with
@@ -122,6 +123,33 @@ public enum KnownLibraryLeaks {
         }
     }
 
+    /// The positions of the ``baseline`` entries whose types match a root cycle with `types` as members,
+    /// in order: each asked once per list of types (a leak that repeats has the same types every time,
+    /// and a monitor's every check reports every leak still there), then remembered — up to
+    /// ``typeMatchesKept`` lists, after which the memory starts over.
+    private static func entries(matchingTypes types: [String]) -> [Int] {
+        if let known = typeMatches.withLock({ $0[types] }) { return known }
+        let found = baseline.entries.indices.filter { index in
+            let entry = baseline.entries[index]
+            guard let library = entry.library,
+                entry.matches(fingerprint: nil, memberTypes: types, memberBacktraces: { [] })
+            else { return false }
+            if library.everyMember, case .types(let patterns) = entry.rule {
+                return types.allSatisfy { type in patterns.contains { BaselineEntry.type(type, matches: $0) } }
+            }
+            return true
+        }
+        typeMatches.withLock { matches in
+            if matches.count >= typeMatchesKept { matches.removeAll(keepingCapacity: true) }
+            matches[types] = found
+        }
+        return found
+    }
+
+    /// How many lists of member types ``entries(matchingTypes:)`` remembers at most.
+    static let typeMatchesKept = 4096
+    private static let typeMatches = Mutex<[[String]: [Int]]>([:])
+
     /// Whether a reference with path text `path` from an object of `sourceType` to one of `targetType` is
     /// one of a known leaking library's own references (``Library/ownReferences``).
     public static func isOwnReference(path: ReferencePath, sourceType: String, targetType: String) -> Bool {
@@ -142,15 +170,9 @@ public enum KnownLibraryLeaks {
     public static func match(memberTypes: some Sequence<String>, references: (() -> [CycleReference])? = nil) -> String?
     {
         let types = Array(memberTypes)
-        for entry in baseline.entries {
-            guard let library = entry.library,
-                entry.matches(fingerprint: nil, memberTypes: types, memberBacktraces: { [] })
-            else { continue }
-            if library.everyMember, case .types(let patterns) = entry.rule,
-                !types.allSatisfy({ type in patterns.contains { BaselineEntry.type(type, matches: $0) } })
-            {
-                continue
-            }
+        for index in entries(matchingTypes: types) {
+            let entry = baseline.entries[index]
+            guard let library = entry.library else { continue }
             if let own = library.cycleReferences {
                 guard let references else { continue }
                 let rest = references().filter { reference in
