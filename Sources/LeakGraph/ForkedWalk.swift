@@ -175,7 +175,7 @@ extension LeakChecker {
     static func capturedGraphInChild(
         liveTypes: Bool, timeout: Duration, symbolizing: ChildSymbolization? = nil, known: KnownLeaks? = nil,
         steps: inout LeakCheckSteps
-    ) -> (graph: ObjectGraph, frames: [UInt32: [SymbolizedFrame]])? {
+    ) -> (graph: ObjectGraph, frames: [UInt32: [SymbolizedFrame]], leftOutKnown: [UInt64])? {
         childWalker.withLock { walker in
             capturedGraphInChild(
                 liveTypes: liveTypes, timeout: timeout, symbolizing: symbolizing, known: known, walker: walker,
@@ -193,7 +193,7 @@ extension LeakChecker {
     private static func capturedGraphInChild(
         liveTypes: Bool, timeout: Duration, symbolizing: ChildSymbolization?, known: KnownLeaks?,
         walker: HeapWalker, steps: inout LeakCheckSteps
-    ) -> (graph: ObjectGraph, frames: [UInt32: [SymbolizedFrame]])? {
+    ) -> (graph: ObjectGraph, frames: [UInt32: [SymbolizedFrame]], leftOutKnown: [UInt64])? {
         // In the child: the stacks its walk's report needs, found by the body, symbolized by the follow-up.
         var needed: [UInt32] = []
         let followUp = symbolizing.map { symbolizing in
@@ -240,7 +240,7 @@ extension LeakChecker {
             steps.knownLeftOut = walk.unchangedKnown.count
             var graph = known.map { $0.merged(keeping: Set(walk.unchangedKnown), with: walk.graph) } ?? walk.graph
             graph.attachRetainHistories()
-            return (graph, frames)
+            return (graph, frames, walk.unchangedKnown)
         }
     }
 }

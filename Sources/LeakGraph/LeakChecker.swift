@@ -300,6 +300,7 @@ public enum LeakChecker {
         let clock = ContinuousClock()
         var symbolizing = Duration.zero
         var leakedGraph: ObjectGraph?
+        var leftOutKnown: Set<UInt64> = []
         // Every check marks where it began, scanning or not: the frames of a check running on another
         // thread hold copies of every object's address, and a scan in progress must not take them
         // for holders (it reads a marked thread's stack from the mark up).
@@ -328,6 +329,7 @@ public enum LeakChecker {
                     progress: progress,
                     whileFrozen: whileFrozen)
             leakedGraph = graph
+            leftOutKnown = Set(inChild?.leftOutKnown ?? [])
             steps.walkPeakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
             progress?("analysis", 0, 0)
             let analyzing = clock.now
@@ -395,6 +397,7 @@ public enum LeakChecker {
         steps.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
         var check = MeasuredLeakCheck(report: report, pause: steps.frozen, steps: steps)
         check.leakedGraph = leakedGraph
+        check.leftOutKnown = leftOutKnown
         return check
     }
 }

@@ -13,6 +13,8 @@ public struct MeasuredLeakCheck: Sendable {
     /// The graph of the leaked objects the report was made from (a monitor keeps its confirmed part for
     /// the next check: ``KnownLeaks``).
     var leakedGraph: ObjectGraph?
+    /// The addresses of the known leaks a forked child found unchanged and left out (``KnownLeaks``).
+    var leftOutKnown: Set<UInt64> = []
 
     /// Creates a measured check.
     public init(report: LeakReport, pause: Duration, steps: LeakCheckSteps = LeakCheckSteps()) {

@@ -41,7 +41,19 @@ extension LeakMonitor {
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
         let confirmedBefore = state.withLock { $0.confirmedLeaks }
-        let known = confirmedBefore.map { leaks.confirmed(by: $0) }
+        // The child compared the known leaks already: the cycles it left out whole are those found unchanged
+        // (no object it sent references one it left out, so no other cycle joins them). Without a child's
+        // comparison, each candidate is compared with the confirmed leaks here.
+        let known =
+            first.leftOutKnown.isEmpty
+            ? confirmedBefore.map { leaks.confirmed(by: $0) }
+            : leaks.keepingCycles { cycle in
+                (cycle.members + cycle.holds).allSatisfy { id in
+                    leaks.leaks.indices.contains(id)
+                        && UInt64(leaks.leaks[id].address.dropFirst(2), radix: 16).map(first.leftOutKnown.contains)
+                            == true
+                }
+            }
         let knownLeaksOnly = candidates > 0 && known?.cycles.count == candidates
         var confirmation = LeakMonitorCheck.Confirmation.none
         var rereadObjects = 0
