@@ -405,6 +405,29 @@ int lg_frozen_record(uintptr_t object, lg_record *out_record) {
     return lg_tls_holds_freeze && lg_table_record_locked(object, out_record);
 }
 
+size_t lg_frozen_records(const uintptr_t *objects, size_t count, lg_record *out_records) {
+    if (LG_UNLIKELY(atomic_load_explicit(&lg_state.delegated, memory_order_acquire))) {
+        if (lg_state.delegate.frozen_records != NULL) {
+            return lg_state.delegate.frozen_records(objects, count, out_records);
+        }
+        for (size_t index = 0; index < count; index++) {
+            if (!lg_state.delegate.frozen_record(objects[index], &out_records[index])) {
+                out_records[index] = (lg_record){.object = objects[index], .stack_id = LG_NO_STACK};
+            }
+        }
+        return count;
+    }
+    if (!lg_tls_holds_freeze) {
+        return 0;
+    }
+    for (size_t index = 0; index < count; index++) {
+        if (!lg_table_record_locked(objects[index], &out_records[index])) {
+            out_records[index] = (lg_record){.object = objects[index], .stack_id = LG_NO_STACK};
+        }
+    }
+    return count;
+}
+
 /// Leaves one level of this thread's freeze: at the outermost level, performs the deferred frees
 /// and releases the locks.
 static void lg_freeze_leave(void) {
@@ -540,6 +563,13 @@ size_t lg_freeze_objects(uintptr_t **out_objects) {
 int lg_frozen_record(uintptr_t object, lg_record *out_record) {
     (void)object;
     (void)out_record;
+    return 0;
+}
+
+size_t lg_frozen_records(const uintptr_t *objects, size_t count, lg_record *out_records) {
+    (void)objects;
+    (void)count;
+    (void)out_records;
     return 0;
 }
 

@@ -75,6 +75,7 @@ static bool lg_delegate_to(const void *hook) {
         .unfreeze = (void (*)(lg_record *))dlsym(module, "lg_unfreeze"),
         .freeze_objects = (size_t(*)(uintptr_t **))dlsym(module, "lg_freeze_objects"),
         .frozen_record = (int (*)(uintptr_t, lg_record *))dlsym(module, "lg_frozen_record"),
+        .frozen_records = (size_t(*)(const uintptr_t *, size_t, lg_record *))dlsym(module, "lg_frozen_records"),
         .stack = (const uintptr_t *(*)(uint32_t, size_t *))dlsym(module, "lg_stack"),
         .stats = (void (*)(lg_stats_t *))dlsym(module, "lg_stats"),
         .ignore_begin = (void (*)(void))dlsym(module, "lg_thread_ignore_begin"),

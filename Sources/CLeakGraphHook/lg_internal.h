@@ -192,6 +192,8 @@ typedef struct lg_delegate {
     void (*unfreeze)(lg_record *records);
     size_t (*freeze_objects)(uintptr_t **out_objects);
     int (*frozen_record)(uintptr_t object, lg_record *out_record);
+    /// NULL when the other copy predates it: `lg_frozen_records` then asks `frozen_record` per object.
+    size_t (*frozen_records)(const uintptr_t *objects, size_t count, lg_record *out_records);
     const uintptr_t *(*stack)(uint32_t stack_id, size_t *count);
     void (*stats)(lg_stats_t *stats);
     void (*ignore_begin)(void);

@@ -151,10 +151,11 @@ struct ChildSymbolization {
 extension LeakChecker {
     /// The record of each of the frozen `objects` by position (every address comes from the frozen
     /// table, so its record exists; an empty record, no metadata, would only make the walk skip the
-    /// object).
+    /// object), fetched a run at a time (``FrozenRecords``).
     static func frozenRecords(_ objects: UnsafeBufferPointer<UInt>) -> (Int) -> HeapObjectRecord {
-        { position in
-            Recorder.frozenRecord(at: objects[position]).map(HeapObjectRecord.init)
+        let records = FrozenRecords(objects)
+        return { position in
+            records.record(at: position).map(HeapObjectRecord.init)
                 ?? HeapObjectRecord(address: objects[position], metadata: 0, size: 0)
         }
     }

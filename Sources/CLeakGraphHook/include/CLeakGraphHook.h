@@ -238,6 +238,11 @@ size_t lg_freeze_objects(uintptr_t **out_objects);
 /// a tracked object or no freeze is held. One lookup in the address map, no locking.
 int lg_frozen_record(uintptr_t object, lg_record *out_record);
 
+/// `lg_frozen_record` for each of the `count` addresses at `objects`, into `out_records` (an address
+/// that is not a tracked object gets a record with metadata 0): one call for a run of objects, as a
+/// walk reads them in address order. Returns `count`, or 0 when no freeze is held.
+size_t lg_frozen_records(const uintptr_t *objects, size_t count, lg_record *out_records);
+
 /// Frees `objects` (from `lg_freeze_objects`, may be NULL) and ends that freeze as `lg_unfreeze`
 /// does.
 void lg_unfreeze_objects(uintptr_t *objects);

@@ -1,0 +1,39 @@
+import CLeakGraphHook
+
+/// The records of a frozen heap's objects by position in its address snapshot, fetched a run at a time
+/// (``Recorder/frozenRecord(at:)`` asks once per object): a walk reads them in address order, so most
+/// reads come from the run fetched last; a read out of order asks for that one record alone.
+///
+/// Only valid while the snapshot's freeze is held (``Recorder/withFrozenObjects(_:)``).
+public final class FrozenRecords {
+    /// How many records one fetch reads.
+    static let runLength = 1024
+
+    private let objects: UnsafeBufferPointer<UInt>
+    private var run: [lg_record]
+    private var runStart = 0
+    private var runCount = 0
+
+    /// Records of `objects` (the frozen snapshot's addresses, ascending).
+    public init(_ objects: UnsafeBufferPointer<UInt>) {
+        self.objects = objects
+        run = [lg_record](repeating: lg_record(), count: Self.runLength)
+    }
+
+    /// The record of the object at `position` in the snapshot, or `nil` when it is not tracked (or no
+    /// freeze is held).
+    public func record(at position: Int) -> AllocationRecord? {
+        if position < runStart || position >= runStart + runCount {
+            guard position == runStart + runCount, let base = objects.baseAddress else {
+                return Recorder.frozenRecord(at: objects[position])
+            }
+            // The next run, from here.
+            let count = min(Self.runLength, objects.count - position)
+            runStart = position
+            runCount = run.withUnsafeMutableBufferPointer { lg_frozen_records(base + position, count, $0.baseAddress) }
+            guard runCount > 0 else { return nil }
+        }
+        let record = run[position - runStart]
+        return record.metadata == 0 ? nil : record
+    }
+}
