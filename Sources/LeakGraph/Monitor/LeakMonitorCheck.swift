@@ -48,7 +48,7 @@ public struct LeakMonitorCheck: Sendable {
     public var knownLeaksOnly = false
     /// How the check's candidates were confirmed.
     public var confirmation = Confirmation.none
-    /// The objects read again to confirm this check's candidates (``Confirmation/reread``): those of the
+    /// The objects read again to confirm this check's candidates (`confirmation` `.reread`): those of the
     /// root cycles the previous check had not confirmed unchanged, and of the cycles referencing them —
     /// not every leaked object, so a long-running leak costs each check only what it added.
     public var rereadObjects = 0
