@@ -11,7 +11,12 @@ import LeakGraphModel
 /// references: one is left out only when every object it references is, and no object sent references
 /// it, so the graph the parent puts back together (``merged(keeping:with:)``) is the whole leaked graph
 /// with every reference between its two parts (there are none).
-struct KnownLeaks {
+///
+/// It keeps no object's address as it is: between checks it lives in the monitor's memory, which an
+/// orphan scan reads (a check with `scansForOrphans`, or another check in the process), and an address
+/// kept there would read as a holder of its leaked object. Every address is stored inverted
+/// (``stored(_:)``) and turned back only in the graph ``merged(keeping:with:)`` returns.
+struct KnownLeaks: Sendable {
     /// What a known object must still be to be left out.
     struct Object {
         var typeName: String
@@ -20,12 +25,18 @@ struct KnownLeaks {
         var strongTargets: [UInt64]
     }
 
-    /// The confirmed leaked objects' graph (the previous check's, restricted to its confirmed leaks).
-    let graph: ObjectGraph
-    /// Each object of ``graph`` by address.
+    /// The confirmed leaked objects' graph (the previous check's, restricted to its confirmed leaks), each
+    /// node's address ``stored(_:)``.
+    private let graph: ObjectGraph
+    /// Each object of the graph by ``stored(_:)`` address.
     let objects: [UInt64: Object]
 
+    /// An address as this value keeps it (and back): inverted, so that no word of it points at an object.
+    static func stored(_ address: UInt64) -> UInt64 { ~address }
+
     init(graph: ObjectGraph) {
+        var graph = graph
+        for index in graph.nodes.indices { graph.nodes[index].address = Self.stored(graph.nodes[index].address) }
         self.graph = graph
         var targets = [[UInt64]](repeating: [], count: graph.nodes.count)
         for reference in graph.references
@@ -64,10 +75,10 @@ struct KnownLeaks {
             graph.targets[Int(graph.offsets[node])..<Int(graph.offsets[node + 1])]
         }
         var kept = leaked.map { node -> Bool in
-            guard let known = objects[address(node)], known.retainCount == Int(graph.retainCounts[node]),
+            guard let known = objects[Self.stored(address(node))], known.retainCount == Int(graph.retainCounts[node]),
                 known.typeName == scan.typeName(ofNode: node)
             else { return false }
-            return targets(of: node).map { address(Int($0)) }.sorted() == known.strongTargets
+            return targets(of: node).map { Self.stored(address(Int($0))) }.sorted() == known.strongTargets
         }
         // Closed over references: a kept object referencing one sent, or referenced by one, is sent too.
         var changed = true
@@ -93,7 +104,8 @@ struct KnownLeaks {
     /// objects left out less those put back.
     func merged(keeping unchanged: Set<UInt64>, with fresh: ObjectGraph) -> ObjectGraph {
         guard !unchanged.isEmpty else { return fresh }
-        let known = graph.keeping(addresses: unchanged)
+        var known = graph.keeping(addresses: Set(unchanged.map(Self.stored)))
+        for index in known.nodes.indices { known.nodes[index].address = Self.stored(known.nodes[index].address) }
         var merged = ObjectGraph(
             diagnostics: fresh.diagnostics, trackedObjects: fresh.trackedObjects,
             liveObjectsLeftOut: max(0, fresh.liveObjectsLeftOut - known.nodes.count))

@@ -4,7 +4,8 @@ import CLeakGraphHook
 /// (``Recorder/frozenRecord(at:)`` asks once per object): a walk reads them in address order, so most
 /// reads come from the run fetched last; a read out of order asks for that one record alone.
 ///
-/// Only valid while the snapshot's freeze is held (``Recorder/withFrozenObjects(_:)``).
+/// Only valid while the snapshot's freeze is held (``Recorder/withFrozenObjects(_:)``). The runs keep no
+/// object's address (the snapshot's buffer, which the orphan scan leaves out, holds them).
 public final class FrozenRecords {
     /// How many records one fetch reads.
     static let runLength = 1024
@@ -30,10 +31,18 @@ public final class FrozenRecords {
             // The next run, from here.
             let count = min(Self.runLength, objects.count - position)
             runStart = position
-            runCount = run.withUnsafeMutableBufferPointer { lg_frozen_records(base + position, count, $0.baseAddress) }
+            runCount = run.withUnsafeMutableBufferPointer { run in
+                let fetched = lg_frozen_records(base + position, count, run.baseAddress)
+                // No object's address stays in this memory: the orphan scan reads the checking thread's
+                // heap memory too, and an address kept here would read as a holder of its object.
+                for index in 0..<fetched { run[index].object = 0 }
+                return fetched
+            }
             guard runCount > 0 else { return nil }
         }
-        let record = run[position - runStart]
-        return record.metadata == 0 ? nil : record
+        var record = run[position - runStart]
+        guard record.metadata != 0 else { return nil }
+        record.object = objects[position]
+        return record
     }
 }

@@ -29,7 +29,7 @@ extension LeakMonitor {
         // With a snapshot folder, the first walk also gives a heap snapshot.
         var capture: SnapshotCapture?
         // The previous check's confirmed leaks: the child leaves out those it finds unchanged.
-        let knownLeaks = state.withLock { $0.confirmedGraph }.map(KnownLeaks.init)
+        let knownLeaks = state.withLock { $0.knownLeaks }
         let first = LeakChecker.measuredCheck(
             program: program, orphanScan: configuration.options.scansForOrphans, stacks: symbolizedStacks,
             resolve: resolveStack,
@@ -88,8 +88,11 @@ extension LeakMonitor {
         }
         let (newLeaks, newKeys) = state.withLock { state in
             state.confirmedLeaks = leaks
-            state.confirmedGraph = first.leakedGraph?.keeping(
-                addresses: Set(leaks.leaks.compactMap { UInt64($0.address.dropFirst(2), radix: 16) }))
+            state.knownLeaks = first.leakedGraph.map { graph in
+                KnownLeaks(
+                    graph: graph.keeping(
+                        addresses: Set(leaks.leaks.compactMap { UInt64($0.address.dropFirst(2), radix: 16) })))
+            }
             var newKeys: [String] = []
             for cycle in leaks.cycles {
                 let key = Self.key(of: cycle, in: leaks)

@@ -51,8 +51,8 @@ public final class LeakMonitor: Sendable {
         /// found again unchanged is proven already.
         var confirmedLeaks: LeakReport?
         /// The graph of those leaks (``confirmedLeaks``): the next check's child leaves out what it finds
-        /// of them unchanged (``KnownLeaks``).
-        var confirmedGraph: ObjectGraph?
+        /// of them unchanged.
+        var knownLeaks: KnownLeaks?
         var longestPause = Duration.zero
         var observers: [@Sendable (LeakMonitorCheck) -> Void] = []
         var thread: MonitorThread?
