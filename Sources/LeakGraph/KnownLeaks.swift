@@ -35,8 +35,19 @@ struct KnownLeaks: Sendable {
     static func stored(_ address: UInt64) -> UInt64 { ~address }
 
     init(graph: ObjectGraph) {
+        self.init(storedGraph: Self.storing(graph))
+    }
+
+    /// `graph` with every node's address ``stored(_:)``: how a check keeps its leaked graph for the
+    /// monitor (``MeasuredLeakCheck``) while the confirmation, which may scan for holders, runs.
+    static func storing(_ graph: ObjectGraph) -> ObjectGraph {
         var graph = graph
-        for index in graph.nodes.indices { graph.nodes[index].address = Self.stored(graph.nodes[index].address) }
+        for index in graph.nodes.indices { graph.nodes[index].address = stored(graph.nodes[index].address) }
+        return graph
+    }
+
+    /// The known leaks of `graph`, whose addresses are ``stored(_:)`` already.
+    init(storedGraph graph: ObjectGraph) {
         self.graph = graph
         var targets = [[UInt64]](repeating: [], count: graph.nodes.count)
         for reference in graph.references

@@ -294,12 +294,12 @@ public enum LeakChecker {
         knownOrphans: Set<UInt> = [], diagnosticSites: Bool = true, stacks: SymbolizedStackCache?,
         resolve: @escaping StackResolver = resolveStack(_:with:executablePath:), progress: LeakCheckProgress? = nil,
         whileFrozen: ((FrozenWalk) -> Void)? = nil, rereading: [UInt]? = nil, childWalkTimeout: Duration? = nil,
-        symbolizesInChild: Bool = false, knownLeaks: KnownLeaks? = nil
+        symbolizesInChild: Bool = false, knownLeaks: KnownLeaks? = nil, keepsLeakedGraph: Bool = false
     ) -> MeasuredLeakCheck {
         var steps = LeakCheckSteps()
         let clock = ContinuousClock()
         var symbolizing = Duration.zero
-        var leakedGraph: ObjectGraph?
+        var storedLeakedGraph: ObjectGraph?
         var leftOutKnown: Set<UInt64> = []
         // Every check marks where it began, scanning or not: the frames of a check running on another
         // thread hold copies of every object's address, and a scan in progress must not take them
@@ -328,8 +328,8 @@ public enum LeakChecker {
                     liveTypes: liveTypes, orphanScan: orphanScan, knownOrphans: knownOrphans, steps: &steps,
                     progress: progress,
                     whileFrozen: whileFrozen)
-            leakedGraph = graph
-            leftOutKnown = Set(inChild?.leftOutKnown ?? [])
+            if keepsLeakedGraph { storedLeakedGraph = KnownLeaks.storing(graph) }
+            leftOutKnown = Set((inChild?.leftOutKnown ?? []).map(KnownLeaks.stored))
             steps.walkPeakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
             progress?("analysis", 0, 0)
             let analyzing = clock.now
@@ -396,7 +396,7 @@ public enum LeakChecker {
         }
         steps.peakResidentBytes = LeakCheckSteps.processPeakResidentBytes()
         var check = MeasuredLeakCheck(report: report, pause: steps.frozen, steps: steps)
-        check.leakedGraph = leakedGraph
+        check.storedLeakedGraph = storedLeakedGraph
         check.leftOutKnown = leftOutKnown
         return check
     }

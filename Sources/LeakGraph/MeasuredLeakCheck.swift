@@ -10,10 +10,11 @@ public struct MeasuredLeakCheck: Sendable {
     public var pause: Duration
     /// How long each step of the check took (``LeakCheckSteps/frozen`` is ``pause``).
     public var steps: LeakCheckSteps
-    /// The graph of the leaked objects the report was made from (a monitor keeps its confirmed part for
-    /// the next check: ``KnownLeaks``).
-    var leakedGraph: ObjectGraph?
-    /// The addresses of the known leaks a forked child found unchanged and left out (``KnownLeaks``).
+    /// The graph of the leaked objects the report was made from, its addresses ``KnownLeaks/stored(_:)``
+    /// (a monitor keeps its confirmed part for the next check, and meanwhile its confirmation may scan
+    /// this process for holders). `nil` unless asked for.
+    var storedLeakedGraph: ObjectGraph?
+    /// The addresses of the known leaks a forked child found unchanged and left out, ``KnownLeaks/stored(_:)``.
     var leftOutKnown: Set<UInt64> = []
 
     /// Creates a measured check.

@@ -7,6 +7,16 @@ private final class EarlyOwner { var helper: EarlyHelper? }
 private final class EarlyHelper { var owner: EarlyOwner? }
 private final class LateOwner { var helper: LateHelper? }
 private final class LateHelper { var owner: LateOwner? }
+private final class ScannedOwner { var helper: ScannedHelper? }
+private final class ScannedHelper { var owner: ScannedOwner? }
+
+@inline(never)
+private func leakScannedPair() {
+    let owner = ScannedOwner()
+    owner.helper = ScannedHelper()
+    owner.helper?.owner = owner
+}
+
 private final class TrapOwner { var helper: TrapHelper? }
 private final class TrapHelper { var owner: TrapOwner? }
 private final class Newcomer {
@@ -101,5 +111,17 @@ struct KnownLeakConfirmationTests {
                 second.leaks.leaks[$0.from].type.hasSuffix("Newcomer") && $0.label == "target"
                     && second.leaks.leaks[$0.to].type.hasSuffix("TrapOwner")
             }, "the reference into the known pair is in the graph")
+    }
+
+    @Test("with the orphan scan the confirmation walks again; the first walk's graph kept for the next check holds no address the scan could take for a holder")
+    func orphanScanConfirms() throws {
+        try LeakChecker.startRecording()
+        var configuration = LeakMonitorConfiguration(confirmationDelay: .zero, logger: CollectedLog().logger)
+        configuration.options.scansForOrphans = true
+        let monitor = LeakMonitor(configuration)
+        leakScannedPair()
+        let first = monitor.checkNow()
+        #expect(first.confirmation == .walk)
+        #expect(cycles(of: first.newLeaks, withType: "ScannedOwner").count == 1, "confirmed by the second whole walk")
     }
 }

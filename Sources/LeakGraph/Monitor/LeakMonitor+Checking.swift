@@ -36,7 +36,7 @@ extension LeakMonitor {
             whileFrozen: configuration.snapshotDirectory == nil
                 ? nil : { capture = SnapshotCapture.take($0, holders: true) },
             childWalkTimeout: configuration.childWalkTimeout, symbolizesInChild: configuration.symbolizesInChild,
-            knownLeaks: knownLeaks)
+            knownLeaks: knownLeaks, keepsLeakedGraph: true)
         var pauses = [first.pause]
         var leaks = first.report.keepingCycles { !configuration.options.ignores($0, of: first.report) }
         let candidates = leaks.cycles.count
@@ -50,8 +50,9 @@ extension LeakMonitor {
             : leaks.keepingCycles { cycle in
                 (cycle.members + cycle.holds).allSatisfy { id in
                     leaks.leaks.indices.contains(id)
-                        && UInt64(leaks.leaks[id].address.dropFirst(2), radix: 16).map(first.leftOutKnown.contains)
-                            == true
+                        && UInt64(leaks.leaks[id].address.dropFirst(2), radix: 16).map {
+                            first.leftOutKnown.contains(KnownLeaks.stored($0))
+                        } == true
                 }
             }
         let knownLeaksOnly = candidates > 0 && known?.cycles.count == candidates
@@ -88,10 +89,12 @@ extension LeakMonitor {
         }
         let (newLeaks, newKeys) = state.withLock { state in
             state.confirmedLeaks = leaks
-            state.knownLeaks = first.leakedGraph.map { graph in
+            state.knownLeaks = first.storedLeakedGraph.map { graph in
                 KnownLeaks(
-                    graph: graph.keeping(
-                        addresses: Set(leaks.leaks.compactMap { UInt64($0.address.dropFirst(2), radix: 16) })))
+                    storedGraph: graph.keeping(
+                        addresses: Set(
+                            leaks.leaks.compactMap { UInt64($0.address.dropFirst(2), radix: 16).map(KnownLeaks.stored) }
+                        )))
             }
             var newKeys: [String] = []
             for cycle in leaks.cycles {
